@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * iohook_devices - the VM has the hardware the iohook tests drive:
+ * two PCIe root ports with hotplug slots at 00:1c.0 and 00:1d.0, and an
+ * e1000e (8086:10d3) at 01:00.0 behind the first. Read through libpci's
+ * sysfs access method, the same path lspci and setpci use.
+ */
+#include <pci/pci.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+
+FIXTURE(pci)
+{
+	struct pci_access *pacc;
+};
+
+FIXTURE_SETUP(pci)
+{
+	self->pacc = pci_alloc();
+	ASSERT_NE(NULL, self->pacc);
+	self->pacc->method = PCI_ACCESS_SYS_BUS_PCI;
+	pci_init(self->pacc);
+	pci_scan_bus(self->pacc);
+}
+
+FIXTURE_TEARDOWN(pci)
+{
+	pci_cleanup(self->pacc);
+}
+
+static struct pci_dev *find(struct pci_access *pacc, int bus, int dev, int fn)
+{
+	struct pci_dev *d;
+
+	for (d = pacc->devices; d; d = d->next)
+		if (d->domain == 0 && d->bus == bus && d->dev == dev &&
+		    d->func == fn)
+			return d;
+	return NULL;
+}
+
+/* PCI Express capability: Device/Port Type, and Slot Implemented. */
+static int pcie_port_type(struct pci_dev *d, int *slot)
+{
+	struct pci_cap *cap;
+	unsigned int flags;
+
+	cap = pci_find_cap(d, PCI_CAP_ID_EXP, PCI_CAP_NORMAL);
+	if (!cap)
+		return -1;
+	flags = pci_read_word(d, cap->addr + PCI_EXP_FLAGS);
+	*slot = !!(flags & PCI_EXP_FLAGS_SLOT);
+	return (flags & PCI_EXP_FLAGS_TYPE) >> 4;
+}
+
+TEST_F(pci, root_ports_with_slots)
+{
+	static const int devs[] = { 0x1c, 0x1d };
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		struct pci_dev *d = find(self->pacc, 0, devs[i], 0);
+		int slot = 0;
+
+		ASSERT_NE(NULL, d) TH_LOG("00:%02x.0 missing", devs[i]);
+		pci_fill_info(d, PCI_FILL_IDENT | PCI_FILL_CLASS | PCI_FILL_CAPS);
+		EXPECT_EQ(PCI_CLASS_BRIDGE_PCI, d->device_class);
+		EXPECT_EQ(PCI_EXP_TYPE_ROOT_PORT, pcie_port_type(d, &slot));
+		EXPECT_EQ(1, slot);
+	}
+}
+
+TEST_F(pci, e1000e_behind_first_port)
+{
+	struct pci_dev *rp = find(self->pacc, 0, 0x1c, 0);
+	struct pci_dev *d = find(self->pacc, 1, 0, 0);
+
+	ASSERT_NE(NULL, rp);
+	ASSERT_NE(NULL, d) TH_LOG("01:00.0 missing");
+	pci_fill_info(d, PCI_FILL_IDENT | PCI_FILL_CLASS | PCI_FILL_BASES);
+	EXPECT_EQ(0x8086, d->vendor_id);
+	EXPECT_EQ(0x10d3, d->device_id);
+	EXPECT_EQ(PCI_CLASS_NETWORK_ETHERNET, d->device_class);
+	/* The first root port's secondary bus is the e1000e's. */
+	EXPECT_EQ(1, pci_read_byte(rp, PCI_SECONDARY_BUS));
+	/* BAR0 is a memory BAR, the one the MMIO tests override. */
+	EXPECT_NE(0, d->base_addr[0] & PCI_ADDR_MEM_MASK);
+	EXPECT_EQ(0, d->base_addr[0] & PCI_BASE_ADDRESS_SPACE_IO);
+}
+
+TEST_F(pci, second_slot_empty)
+{
+	struct pci_dev *rp = find(self->pacc, 0, 0x1d, 0);
+	int sec;
+
+	ASSERT_NE(NULL, rp);
+	sec = pci_read_byte(rp, PCI_SECONDARY_BUS);
+	ASSERT_NE(0, sec);
+	EXPECT_EQ(NULL, find(self->pacc, sec, 0, 0));
+}
+
+TEST_HARNESS_MAIN
