@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private declarations shared by the iohook source files.
+ */
+#ifndef _DRIVERS_PCI_IOHOOK_IOHOOK_H
+#define _DRIVERS_PCI_IOHOOK_IOHOOK_H
+
+#include <linux/atomic.h>
+#include <linux/iohook.h>
+#include <linux/rcupdate.h>
+
+/*
+ * One override as the store keeps it. Everything but @value and @hits is
+ * fixed at creation, so lockless readers need no more than RCU. @value
+ * changes with atomic64 operations only, which makes rc and wc updates
+ * atomic with respect to accesses on other CPUs.
+ */
+struct iohook_override {
+	enum iohook_space space;
+	enum iohook_attr attr;
+	u64 start;
+	u32 len;
+	u64 mask;
+	atomic64_t value;
+	atomic64_t hits;
+	struct rcu_head rcu;
+};
+
+/*
+ * What one override contributes to one access, in the access's bit
+ * positions (bit 0 is the lowest-addressed byte's bit 0).
+ */
+struct iohook_contrib {
+	u64 mask;	/* bits of the access this override decides */
+	u64 value;	/* their values */
+};
+
+/* emulate.c: pure bit semantics, no locking, no I/O. */
+u64 iohook_width_mask(unsigned int width);
+bool iohook_emul_overlaps(u64 start, u32 len, u64 addr, unsigned int width);
+struct iohook_contrib iohook_emul_read(u64 start, u32 len, u64 mask,
+				       u64 value, u64 addr,
+				       unsigned int width);
+u64 iohook_emul_read_clears(u64 start, u32 len, u64 mask,
+			    enum iohook_attr attr, u64 addr,
+			    unsigned int width);
+u64 iohook_emul_write(u64 start, u32 len, u64 mask, enum iohook_attr attr,
+		      u64 value, u64 addr, unsigned int width, u64 data);
+u64 iohook_merge(u64 hw, u64 mask, u64 value);
+
+/* store.c: lookup for the access paths, under rcu_read_lock(). */
+struct iohook_override *iohook_store_first(enum iohook_space space,
+					   unsigned long *index,
+					   unsigned long last);
+
+/* hook.c: the space-independent core of an overridden access. */
+bool iohook_access_read(enum iohook_space space, u64 addr,
+			unsigned int width, u64 *mask, u64 *value);
+bool iohook_access_write(enum iohook_space space, u64 addr,
+			 unsigned int width, u64 data, u64 *mask);
+
+extern const char * const iohook_attr_names[IOHOOK_NR_ATTRS];
+extern const char * const iohook_space_names[IOHOOK_NR_SPACES];
+
+#endif /* _DRIVERS_PCI_IOHOOK_IOHOOK_H */

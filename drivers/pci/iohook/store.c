@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * store.c - the overrides, one maple tree per address space, and arming.
+ *
+ * This file owns all iohook state. Writers (add, remove, arm) run in
+ * process context and are serialised by iohook_mutex; the trees are
+ * RCU-safe, so the access paths look entries up under rcu_read_lock()
+ * from any context, and removed entries are freed after a grace period.
+ *
+ * A space's static key is on only while iohook is armed and the space
+ * holds at least one override, so an idle space costs its accessors a
+ * NOP.
+ */
+#include <linux/jump_label.h>
+#include <linux/maple_tree.h>
+#include <linux/mutex.h>
+#include <linux/notifier.h>
+#include <linux/slab.h>
+
+#include "iohook.h"
+
+DEFINE_STATIC_KEY_FALSE(iohook_mem_key);
+EXPORT_SYMBOL(iohook_mem_key);
+DEFINE_STATIC_KEY_FALSE(iohook_io_key);
+EXPORT_SYMBOL(iohook_io_key);
+DEFINE_STATIC_KEY_FALSE(iohook_pci_key);
+
+static struct static_key_false *const iohook_keys[IOHOOK_NR_SPACES] = {
+	[IOHOOK_SPACE_PCI] = &iohook_pci_key,
+	[IOHOOK_SPACE_MEM] = &iohook_mem_key,
+	[IOHOOK_SPACE_IO] = &iohook_io_key,
+};
+
+static struct maple_tree iohook_trees[IOHOOK_NR_SPACES];
+static unsigned long iohook_count[IOHOOK_NR_SPACES];
+static bool iohook_armed;
+static DEFINE_MUTEX(iohook_mutex);
+static BLOCKING_NOTIFIER_HEAD(iohook_notifier);
+
+const char * const iohook_attr_names[IOHOOK_NR_ATTRS] = {
+	[IOHOOK_RO] = "ro",
+	[IOHOOK_RW] = "rw",
+	[IOHOOK_RC] = "rc",
+	[IOHOOK_WC] = "wc",
+};
+
+const char * const iohook_space_names[IOHOOK_NR_SPACES] = {
+	[IOHOOK_SPACE_PCI] = "pciconf",
+	[IOHOOK_SPACE_MEM] = "mem",
+	[IOHOOK_SPACE_IO] = "io",
+};
+
+/* Highest physical address an override may cover (52-bit x86_64). */
+#define IOHOOK_MEM_MAX	((1ULL << 52) - 1)
+
+static int __init iohook_store_init(void)
+{
+	int i;
+
+	for (i = 0; i < IOHOOK_NR_SPACES; i++)
+		mt_init_flags(&iohook_trees[i], MT_FLAGS_USE_RCU);
+	return 0;
+}
+/* Before any initcall that could add overrides, the sysfs layer included. */
+pure_initcall(iohook_store_init);
+
+/* Turn each space's key on exactly when it is armed and non-empty. */
+static void iohook_update_keys(void)
+{
+	int i;
+
+	lockdep_assert_held(&iohook_mutex);
+	for (i = 0; i < IOHOOK_NR_SPACES; i++) {
+		bool want = iohook_armed && iohook_count[i];
+
+		if (want && !static_key_enabled(iohook_keys[i]))
+			static_branch_enable(iohook_keys[i]);
+		else if (!want && static_key_enabled(iohook_keys[i]))
+			static_branch_disable(iohook_keys[i]);
+	}
+}
+
+static void iohook_to_spec(const struct iohook_override *ov,
+			   struct iohook_spec *spec)
+{
+	spec->space = ov->space;
+	spec->addr = ov->start;
+	spec->len = ov->len;
+	spec->mask = ov->mask;
+	spec->attr = ov->attr;
+	spec->value = atomic64_read(&ov->value);
+	spec->hits = atomic64_read(&ov->hits);
+}
+
+/*
+ * Last address of @spec, or -ERANGE if it leaves its space. A PCI config
+ * override must stay within one function's 4 KiB config space.
+ */
+static int iohook_last(const struct iohook_spec *spec, u64 *last)
+{
+	u64 limit;
+
+	switch (spec->space) {
+	case IOHOOK_SPACE_PCI:
+		limit = (spec->addr & ~(u64)IOHOOK_PCI_CFG_MAX) |
+			IOHOOK_PCI_CFG_MAX;
+		break;
+	case IOHOOK_SPACE_IO:
+		limit = IOHOOK_IO_MAX;
+		break;
+	default:
+		limit = IOHOOK_MEM_MAX;
+		break;
+	}
+	if (spec->addr > limit || spec->len - 1 > limit - spec->addr)
+		return -ERANGE;
+	*last = spec->addr + spec->len - 1;
+	return 0;
+}
+
+/**
+ * iohook_validate() - check an override description without adding it
+ * @spec: the override; @spec->hits is ignored
+ *
+ * Lengths 1 to 8 need a non-zero @spec->mask that fits in @spec->len
+ * bytes, and a @spec->value with no bit outside the mask. Longer ranges
+ * are byte-filled and read-only: @spec->value is the fill byte and
+ * @spec->mask must be 0xff.
+ *
+ * Return: 0 if @spec could be added to an empty store, -EINVAL for a
+ * malformed description, -ERANGE if it leaves its address space.
+ */
+int iohook_validate(const struct iohook_spec *spec)
+{
+	u64 last;
+
+	if (spec->space >= IOHOOK_NR_SPACES || spec->attr >= IOHOOK_NR_ATTRS ||
+	    !spec->len)
+		return -EINVAL;
+	if (spec->len > IOHOOK_MAX_MASKED_LEN) {
+		if (spec->attr != IOHOOK_RO || spec->mask != 0xff ||
+		    spec->value > 0xff)
+			return -EINVAL;
+	} else {
+		if (!spec->mask || spec->mask & ~iohook_width_mask(spec->len) ||
+		    spec->value & ~spec->mask)
+			return -EINVAL;
+	}
+	return iohook_last(spec, &last);
+}
+EXPORT_SYMBOL_GPL(iohook_validate);
+
+static bool iohook_range_busy(enum iohook_space space, u64 first, u64 last)
+{
+	unsigned long index = first;
+	bool busy;
+
+	rcu_read_lock();
+	busy = mt_find(&iohook_trees[space], &index, last);
+	rcu_read_unlock();
+	return busy;
+}
+
+/**
+ * iohook_add_many() - add several overrides, all or none
+ * @specs: the overrides
+ * @n: how many
+ *
+ * Every description is validated, and checked against the store and
+ * against the others, before anything changes. If iohook is armed, the
+ * new overrides take effect at once. Must be called in process context.
+ *
+ * Return: 0 on success; -EINVAL or -ERANGE as iohook_validate() says,
+ * -EEXIST if one overlaps an existing override or another of @specs,
+ * -ENOMEM. On error the store is unchanged.
+ */
+int iohook_add_many(const struct iohook_spec *specs, unsigned int n)
+{
+	struct iohook_override **ovs;
+	unsigned int i, j, done = 0;
+	u64 last;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		ret = iohook_validate(&specs[i]);
+		if (ret)
+			return ret;
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < i; j++)
+			if (specs[i].space == specs[j].space &&
+			    specs[i].addr < specs[j].addr + specs[j].len &&
+			    specs[j].addr < specs[i].addr + specs[i].len)
+				return -EEXIST;
+
+	ovs = kcalloc(n, sizeof(*ovs), GFP_KERNEL);
+	if (!ovs)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		ovs[i] = kzalloc(sizeof(*ovs[i]), GFP_KERNEL);
+		if (!ovs[i]) {
+			ret = -ENOMEM;
+			goto free;
+		}
+		ovs[i]->space = specs[i].space;
+		ovs[i]->attr = specs[i].attr;
+		ovs[i]->start = specs[i].addr;
+		ovs[i]->len = specs[i].len;
+		ovs[i]->mask = specs[i].mask;
+		atomic64_set(&ovs[i]->value, specs[i].value);
+	}
+
+	mutex_lock(&iohook_mutex);
+	for (i = 0; i < n; i++) {
+		iohook_last(&specs[i], &last);
+		if (iohook_range_busy(specs[i].space, specs[i].addr, last)) {
+			ret = -EEXIST;
+			goto unlock;
+		}
+	}
+	for (done = 0; done < n; done++) {
+		iohook_last(&specs[done], &last);
+		ret = mtree_insert_range(&iohook_trees[specs[done].space],
+					 specs[done].addr, last, ovs[done],
+					 GFP_KERNEL);
+		if (ret)
+			goto rollback;
+		iohook_count[specs[done].space]++;
+	}
+	iohook_update_keys();
+	for (i = 0; i < n; i++) {
+		struct iohook_spec spec;
+
+		iohook_to_spec(ovs[i], &spec);
+		blocking_notifier_call_chain(&iohook_notifier,
+					     IOHOOK_EVENT_ADD, &spec);
+	}
+	mutex_unlock(&iohook_mutex);
+	kfree(ovs);
+	return 0;
+
+rollback:
+	/* Only -ENOMEM gets here: the ranges were checked free above. */
+	while (done--) {
+		mtree_erase(&iohook_trees[specs[done].space], specs[done].addr);
+		iohook_count[specs[done].space]--;
+	}
+	iohook_update_keys();
+	synchronize_rcu();
+unlock:
+	mutex_unlock(&iohook_mutex);
+free:
+	for (i = 0; i < n; i++)
+		kfree(ovs[i]);
+	kfree(ovs);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(iohook_add_many);
+
+/**
+ * iohook_add() - add one override
+ * @spec: the override
+ *
+ * Return: as iohook_add_many().
+ */
+int iohook_add(const struct iohook_spec *spec)
+{
+	return iohook_add_many(spec, 1);
+}
+EXPORT_SYMBOL_GPL(iohook_add);
+
+/* Erase @ov from its tree; the caller holds iohook_mutex. */
+static void iohook_erase(struct iohook_override *ov)
+{
+	struct iohook_spec spec;
+
+	lockdep_assert_held(&iohook_mutex);
+	mtree_erase(&iohook_trees[ov->space], ov->start);
+	iohook_count[ov->space]--;
+	iohook_to_spec(ov, &spec);
+	blocking_notifier_call_chain(&iohook_notifier, IOHOOK_EVENT_REMOVE,
+				     &spec);
+	kfree_rcu(ov, rcu);
+}
+
+/**
+ * iohook_remove() - remove the override that starts at an address
+ * @space: its address space
+ * @addr: its first address
+ *
+ * Return: 0, -EINVAL for a bad @space, or -ENOENT if no override starts
+ * at @addr.
+ */
+int iohook_remove(enum iohook_space space, u64 addr)
+{
+	struct iohook_override *ov;
+	int ret = -ENOENT;
+
+	if (space >= IOHOOK_NR_SPACES)
+		return -EINVAL;
+	mutex_lock(&iohook_mutex);
+	ov = mtree_load(&iohook_trees[space], addr);
+	if (ov && ov->start == addr) {
+		iohook_erase(ov);
+		iohook_update_keys();
+		ret = 0;
+	}
+	mutex_unlock(&iohook_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(iohook_remove);
+
+/**
+ * iohook_remove_range() - remove every override that starts in a range
+ * @space: the address space
+ * @first: first address of the range
+ * @last: last address of the range (inclusive)
+ *
+ * Return: the number of overrides removed, or -EINVAL for a bad @space.
+ */
+int iohook_remove_range(enum iohook_space space, u64 first, u64 last)
+{
+	struct iohook_override *ov;
+	unsigned long index = first;
+	int n = 0;
+
+	if (space >= IOHOOK_NR_SPACES)
+		return -EINVAL;
+	mutex_lock(&iohook_mutex);
+	while ((ov = mt_find(&iohook_trees[space], &index, last))) {
+		if (ov->start < first)
+			continue;
+		iohook_erase(ov);
+		n++;
+	}
+	iohook_update_keys();
+	mutex_unlock(&iohook_mutex);
+	return n;
+}
+EXPORT_SYMBOL_GPL(iohook_remove_range);
+
+/**
+ * iohook_lookup() - copy out the override that starts at an address
+ * @space: its address space
+ * @addr: its first address
+ * @out: where to copy it, with its current value and hit count
+ *
+ * Lockless (RCU), so it may be called from sysfs show methods that run
+ * while an override is being removed.
+ *
+ * Return: 0, or -ENOENT if no override starts at @addr.
+ */
+int iohook_lookup(enum iohook_space space, u64 addr, struct iohook_spec *out)
+{
+	struct iohook_override *ov;
+	int ret = -ENOENT;
+
+	if (space >= IOHOOK_NR_SPACES)
+		return -EINVAL;
+	rcu_read_lock();
+	ov = mtree_load(&iohook_trees[space], addr);
+	if (ov && ov->start == addr) {
+		iohook_to_spec(ov, out);
+		ret = 0;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(iohook_lookup);
+
+/**
+ * iohook_set_value() - set the current value of an override
+ * @space: its address space
+ * @addr: its first address
+ * @value: the new value, within the override's mask (a byte for a
+ *         byte-filled range)
+ *
+ * Lockless (RCU + atomic64), like the accesses it races with.
+ *
+ * Return: 0, -ENOENT if no override starts at @addr, -EINVAL if @value
+ * has bits outside the mask.
+ */
+int iohook_set_value(enum iohook_space space, u64 addr, u64 value)
+{
+	struct iohook_override *ov;
+	int ret = -ENOENT;
+
+	if (space >= IOHOOK_NR_SPACES)
+		return -EINVAL;
+	rcu_read_lock();
+	ov = mtree_load(&iohook_trees[space], addr);
+	if (ov && ov->start == addr) {
+		u64 allowed = ov->len > IOHOOK_MAX_MASKED_LEN ? 0xff : ov->mask;
+
+		ret = -EINVAL;
+		if (!(value & ~allowed)) {
+			atomic64_set(&ov->value, value);
+			ret = 0;
+		}
+	}
+	rcu_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(iohook_set_value);
+
+/**
+ * iohook_for_each() - call a function for each override in a range
+ * @space: the address space
+ * @first: first address of the range
+ * @last: last address of the range (inclusive)
+ * @fn: called with a copy of each override that starts in the range, in
+ *      address order, in process context; a non-zero return stops the walk
+ * @data: passed to @fn
+ *
+ * Return: 0, or the first non-zero value @fn returned.
+ */
+int iohook_for_each(enum iohook_space space, u64 first, u64 last,
+		    int (*fn)(const struct iohook_spec *spec, void *data),
+		    void *data)
+{
+	struct iohook_override *ov;
+	unsigned long index = first;
+	struct iohook_spec spec;
+	int ret = 0;
+
+	if (space >= IOHOOK_NR_SPACES)
+		return -EINVAL;
+	mutex_lock(&iohook_mutex);
+	while (!ret && (ov = mt_find(&iohook_trees[space], &index, last))) {
+		if (ov->start < first)
+			continue;
+		iohook_to_spec(ov, &spec);
+		ret = fn(&spec, data);
+	}
+	mutex_unlock(&iohook_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(iohook_for_each);
+
+/**
+ * iohook_arm() - make every override take effect
+ *
+ * Overrides added while disarmed are staged; arming makes all of them
+ * visible at once, each space by one static-key flip, with their current
+ * values. Must be called in process context.
+ */
+void iohook_arm(void)
+{
+	mutex_lock(&iohook_mutex);
+	iohook_armed = true;
+	iohook_update_keys();
+	mutex_unlock(&iohook_mutex);
+}
+EXPORT_SYMBOL_GPL(iohook_arm);
+
+/**
+ * iohook_disarm() - restore the real hardware view
+ *
+ * Overrides are kept, with their values, for a later iohook_arm(). Must
+ * be called in process context.
+ */
+void iohook_disarm(void)
+{
+	mutex_lock(&iohook_mutex);
+	iohook_armed = false;
+	iohook_update_keys();
+	mutex_unlock(&iohook_mutex);
+}
+EXPORT_SYMBOL_GPL(iohook_disarm);
+
+/**
+ * iohook_is_armed() - whether overrides are in effect
+ *
+ * Return: true between iohook_arm() and iohook_disarm().
+ */
+bool iohook_is_armed(void)
+{
+	return READ_ONCE(iohook_armed);
+}
+EXPORT_SYMBOL_GPL(iohook_is_armed);
+
+/**
+ * iohook_register_notifier() - be told of added and removed overrides
+ * @nb: notifier; called in process context with enum iohook_event and a
+ *      struct iohook_spec, while the store is locked, so it must not call
+ *      back into the iohook functions that take the store lock
+ *
+ * Return: 0 or a negative errno.
+ */
+int iohook_register_notifier(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_register(&iohook_notifier, nb);
+}
+EXPORT_SYMBOL_GPL(iohook_register_notifier);
+
+/**
+ * iohook_unregister_notifier() - undo iohook_register_notifier()
+ * @nb: the notifier
+ *
+ * Return: 0 or -ENOENT.
+ */
+int iohook_unregister_notifier(struct notifier_block *nb)
+{
+	return blocking_notifier_chain_unregister(&iohook_notifier, nb);
+}
+EXPORT_SYMBOL_GPL(iohook_unregister_notifier);
+
+/*
+ * Lookup for the access paths: the first override at or after *@index
+ * and at or before @last; advances *@index past it. The caller holds
+ * rcu_read_lock() for as long as it uses the result.
+ */
+struct iohook_override *iohook_store_first(enum iohook_space space,
+					   unsigned long *index,
+					   unsigned long last)
+{
+	return mt_find(&iohook_trees[space], index, last);
+}

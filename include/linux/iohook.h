@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * iohook.h - in-kernel API of iohook, the register override facility.
+ *
+ * An override makes some bits of a device register read as a value kept
+ * in RAM, with hardware-like behaviour (ro, rw, rc, wc), so that a real
+ * driver takes an event path without special hardware. See
+ * Documentation/PCI/iohook.rst.
+ */
+#ifndef _LINUX_IOHOOK_H
+#define _LINUX_IOHOOK_H
+
+#include <linux/errno.h>
+#include <linux/types.h>
+#include <linux/iohook_access.h>
+#ifdef CONFIG_IOHOOK
+#include <linux/jump_label.h>
+#endif
+
+struct pci_bus;
+struct notifier_block;
+
+/**
+ * enum iohook_space - the address spaces an override can live in
+ * @IOHOOK_SPACE_PCI: PCI configuration space, addressed by iohook_pci_addr()
+ * @IOHOOK_SPACE_MEM: physical memory (MMIO) addresses
+ * @IOHOOK_SPACE_IO: x86 I/O ports, 0 to 0xffff
+ * @IOHOOK_NR_SPACES: number of spaces
+ */
+enum iohook_space {
+	IOHOOK_SPACE_PCI,
+	IOHOOK_SPACE_MEM,
+	IOHOOK_SPACE_IO,
+	IOHOOK_NR_SPACES,
+};
+
+/**
+ * enum iohook_attr - how the overridden bits behave
+ * @IOHOOK_RO: read-only: writes are ignored
+ * @IOHOOK_RW: read-write: writes set the bits
+ * @IOHOOK_RC: read-to-clear: a read returns the bits, then clears them
+ * @IOHOOK_WC: write-1-to-clear, like RW1C status bits
+ * @IOHOOK_NR_ATTRS: number of attributes
+ */
+enum iohook_attr {
+	IOHOOK_RO,
+	IOHOOK_RW,
+	IOHOOK_RC,
+	IOHOOK_WC,
+	IOHOOK_NR_ATTRS,
+};
+
+/* Lengths above this are byte-filled read-only ranges. */
+#define IOHOOK_MAX_MASKED_LEN	8
+
+/* Largest offset in a PCI function's (extended) config space. */
+#define IOHOOK_PCI_CFG_MAX	0xfff
+#define IOHOOK_IO_MAX		0xffff
+
+/**
+ * struct iohook_spec - description of one override, and its current state
+ * @space: address space
+ * @addr: first address (for PCI config, from iohook_pci_addr())
+ * @len: length in bytes, at least 1
+ * @value: current emulated value (the fill byte when @len > 8)
+ * @mask: overridden bits of the @len little-endian bytes (0xff when @len > 8)
+ * @attr: behaviour of the overridden bits
+ * @hits: accesses served (filled in by lookups, ignored by iohook_add())
+ */
+struct iohook_spec {
+	enum iohook_space space;
+	u64 addr;
+	u32 len;
+	u64 value;
+	u64 mask;
+	enum iohook_attr attr;
+	u64 hits;
+};
+
+/**
+ * enum iohook_event - what an iohook notifier is told
+ * @IOHOOK_EVENT_ADD: an override was added; data is its struct iohook_spec
+ * @IOHOOK_EVENT_REMOVE: an override was removed; data is its struct iohook_spec
+ */
+enum iohook_event {
+	IOHOOK_EVENT_ADD,
+	IOHOOK_EVENT_REMOVE,
+};
+
+/**
+ * iohook_pci_addr() - the PCI-space address of a config register
+ * @domain: PCI domain (segment)
+ * @bus: bus number
+ * @devfn: device and function
+ * @offset: offset in the function's config space, 0 to 0xfff
+ *
+ * Return: the key under which iohook stores config-space overrides.
+ */
+static inline u64 iohook_pci_addr(u32 domain, u8 bus, u8 devfn, u16 offset)
+{
+	return ((u64)domain << 32) | ((u64)bus << 20) | ((u64)devfn << 12) |
+	       (offset & IOHOOK_PCI_CFG_MAX);
+}
+
+#define IOHOOK_PCI_DOMAIN(a)	((u32)((a) >> 32))
+#define IOHOOK_PCI_BUS(a)	((u8)((a) >> 20))
+#define IOHOOK_PCI_DEVFN(a)	((u8)((a) >> 12))
+#define IOHOOK_PCI_OFFSET(a)	((u16)((a) & IOHOOK_PCI_CFG_MAX))
+
+#ifdef CONFIG_IOHOOK
+
+int iohook_validate(const struct iohook_spec *spec);
+int iohook_add(const struct iohook_spec *spec);
+int iohook_add_many(const struct iohook_spec *specs, unsigned int n);
+int iohook_remove(enum iohook_space space, u64 addr);
+int iohook_remove_range(enum iohook_space space, u64 first, u64 last);
+int iohook_lookup(enum iohook_space space, u64 addr, struct iohook_spec *out);
+int iohook_set_value(enum iohook_space space, u64 addr, u64 value);
+int iohook_for_each(enum iohook_space space, u64 first, u64 last,
+		    int (*fn)(const struct iohook_spec *spec, void *data),
+		    void *data);
+void iohook_arm(void);
+void iohook_disarm(void);
+bool iohook_is_armed(void);
+int iohook_register_notifier(struct notifier_block *nb);
+int iohook_unregister_notifier(struct notifier_block *nb);
+
+/* Config-space slow paths, called from drivers/pci/access.c. */
+DECLARE_STATIC_KEY_FALSE(iohook_pci_key);
+int iohook_pci_read(struct pci_bus *bus, unsigned int devfn, int pos,
+		    int len, u32 *val);
+int iohook_pci_write(struct pci_bus *bus, unsigned int devfn, int pos,
+		     int len, u32 val);
+#define iohook_pci_active()	static_branch_unlikely(&iohook_pci_key)
+
+#else
+
+#define iohook_pci_active()	false
+
+static inline int iohook_pci_read(struct pci_bus *bus, unsigned int devfn,
+				  int pos, int len, u32 *val)
+{
+	return -ENODEV;
+}
+
+static inline int iohook_pci_write(struct pci_bus *bus, unsigned int devfn,
+				   int pos, int len, u32 val)
+{
+	return -ENODEV;
+}
+
+#endif /* CONFIG_IOHOOK */
+
+#endif /* _LINUX_IOHOOK_H */

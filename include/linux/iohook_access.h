@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * iohook_access.h - the part of iohook that the x86 MMIO and port
+ * accessors inline: one static-key test per address space, and the
+ * out-of-line slow paths it branches to.
+ *
+ * This header is included from <asm/io.h>, so it is kept minimal and
+ * stable: editing it rebuilds most of the kernel. The in-kernel API lives
+ * in <linux/iohook.h>.
+ *
+ * While a space is not armed (or holds no override) its key is false and
+ * static_branch_unlikely() compiles to a NOP: the accessor runs no call
+ * and loads no global.
+ *
+ * Code that must never be hooked defines __IOHOOK_DISABLE__ before its
+ * first #include. Code built outside the kernel proper (real-mode setup,
+ * the decompressor and EFI stub, the vDSO) always gets the plain
+ * instruction sequences.
+ */
+#ifndef _LINUX_IOHOOK_ACCESS_H
+#define _LINUX_IOHOOK_ACCESS_H
+
+#include <linux/types.h>
+
+#if IS_ENABLED(CONFIG_IOHOOK) && !defined(__DISABLE_EXPORTS) && \
+	!defined(BUILD_VDSO) && !defined(_SETUP)
+
+#include <linux/jump_label.h>
+
+#define IOHOOK_DECLARED 1
+
+DECLARE_STATIC_KEY_FALSE(iohook_mem_key);
+DECLARE_STATIC_KEY_FALSE(iohook_io_key);
+
+u64 iohook_mem_read(const volatile void __iomem *addr, unsigned int width);
+void iohook_mem_write(u64 val, volatile void __iomem *addr,
+		      unsigned int width);
+u32 iohook_io_read(u16 port, unsigned int width);
+void iohook_io_write(u32 val, u16 port, unsigned int width);
+
+#ifndef __IOHOOK_DISABLE__
+#define IOHOOK_HOOKED_ACCESSORS 1
+#define iohook_mem_active()	static_branch_unlikely(&iohook_mem_key)
+#define iohook_io_active()	static_branch_unlikely(&iohook_io_key)
+#endif
+
+#endif
+
+#ifndef IOHOOK_HOOKED_ACCESSORS
+#define iohook_mem_active()	false
+#define iohook_io_active()	false
+#endif
+
+#ifndef IOHOOK_DECLARED
+/* Never called: the accessors test iohook_*_active() first. */
+#define iohook_mem_read(addr, width)		0
+#define iohook_mem_write(val, addr, width)	do { } while (0)
+#define iohook_io_read(port, width)		0
+#define iohook_io_write(val, port, width)	do { } while (0)
+#endif
+
+#endif /* _LINUX_IOHOOK_ACCESS_H */
