@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The text format of an override entry, shared by every "add" and
+ * "remove" file. Pure C with no sysfs in it.
+ */
+#ifndef _DRIVERS_PCI_IOHOOK_PARSE_H
+#define _DRIVERS_PCI_IOHOOK_PARSE_H
+
+#include <linux/iohook.h>
+
+/* How the first token of an entry names a location. */
+enum iohook_loc {
+	IOHOOK_LOC_ADDR,	/* a hex number: offset, port or address */
+	IOHOOK_LOC_BAR,		/* barN+OFFSET */
+	IOHOOK_LOC_PCI,		/* DDDD:BB:DD.F+OFFSET */
+};
+
+struct iohook_location {
+	enum iohook_loc kind;
+	unsigned int bar;
+	u32 domain;
+	u8 bus;
+	u8 devfn;
+	u64 offset;		/* address, BAR offset or config offset */
+};
+
+struct iohook_entry {
+	struct iohook_location loc;
+	u32 len;
+	u64 value;
+	u64 mask;
+	enum iohook_attr attr;
+};
+
+/* Entries in one write are separated by newlines or ';'. */
+#define IOHOOK_ENTRY_SEPARATORS	"\n;"
+
+int iohook_parse_location(const char *tok, struct iohook_location *loc);
+int iohook_parse_entry(char *line, struct iohook_entry *e);
+bool iohook_blank(const char *s);
+
+#endif

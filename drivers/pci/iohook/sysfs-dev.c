@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sysfs-dev.c - per PCI device: /sys/bus/pci/devices/D:B:D.F/overrides/
+ * (add, remove, one directory per override) and fire_irq.
+ *
+ * A device's overrides are those in its config space and in its BARs'
+ * current ranges, whoever added them: overrides live in the store by
+ * address, so they outlive the device, and when a device appears at that
+ * address again its new overrides/ shows them.
+ *
+ * Lifetime: the overrides/ kobject holds a reference on the pci_dev. On
+ * BUS_NOTIFY_DEL_DEVICE the device is first unlisted (so the store's
+ * notifier stops adding to it), then its directories are removed outside
+ * iohook_sysfs_mutex: removing a kobject waits for writers of its files,
+ * and an "add" writer may be waiting for that mutex.
+ */
+#include <linux/device.h>
+#include <linux/kstrtox.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#include "irq.h"
+#include "sysfs.h"
+
+struct iohook_pdev {
+	struct kobject kobj;		/* overrides/ */
+	struct pci_dev *pdev;
+	struct iohook_dir dir;
+	struct list_head node;		/* in iohook_pdevs */
+};
+
+static LIST_HEAD(iohook_pdevs);
+
+#define to_ipdev(k) container_of(k, struct iohook_pdev, kobj)
+
+/* Config-space key range of a device. */
+static u64 iohook_cfg_base(struct pci_dev *pdev)
+{
+	return iohook_pci_addr(pci_domain_nr(pdev->bus), pdev->bus->number,
+			       pdev->devfn, 0);
+}
+
+static enum iohook_space iohook_bar_space(struct resource *res)
+{
+	return res->flags & IORESOURCE_IO ? IOHOOK_SPACE_IO : IOHOOK_SPACE_MEM;
+}
+
+static bool iohook_bar_valid(struct pci_dev *pdev, unsigned int bar)
+{
+	struct resource *res = &pdev->resource[bar];
+
+	return bar < PCI_STD_NUM_BARS && res->start && resource_size(res) &&
+	       res->flags & (IORESOURCE_IO | IORESOURCE_MEM);
+}
+
+/* The name of @spec in @pdev's overrides/, or false if not @pdev's. */
+static bool iohook_dev_name(struct pci_dev *pdev,
+			    const struct iohook_spec *spec, char *name,
+			    size_t len)
+{
+	u64 base = iohook_cfg_base(pdev);
+	unsigned int bar;
+
+	if (spec->space == IOHOOK_SPACE_PCI) {
+		if (spec->addr < base || spec->addr > base + IOHOOK_PCI_CFG_MAX)
+			return false;
+		snprintf(name, len, "%llx", spec->addr - base);
+		return true;
+	}
+	for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {
+		struct resource *res = &pdev->resource[bar];
+
+		if (!iohook_bar_valid(pdev, bar) ||
+		    iohook_bar_space(res) != spec->space ||
+		    spec->addr < res->start || spec->addr > res->end)
+			continue;
+		snprintf(name, len, "bar%u+%llx", bar, spec->addr - res->start);
+		return true;
+	}
+	return false;
+}
+
+/* Called from the store's notifier, with the store locked. */
+void iohook_dev_notify(unsigned long event, const struct iohook_spec *spec)
+{
+	struct iohook_pdev *ip;
+	char name[32];
+
+	mutex_lock(&iohook_sysfs_mutex);
+	list_for_each_entry(ip, &iohook_pdevs, node) {
+		if (event == IOHOOK_EVENT_REMOVE)
+			iohook_dir_remove(&ip->dir, spec->space, spec->addr);
+		else if (iohook_dev_name(ip->pdev, spec, name, sizeof(name)))
+			iohook_dir_add(&ip->dir, name, spec->space, spec->addr);
+	}
+	mutex_unlock(&iohook_sysfs_mutex);
+}
+
+static int iohook_resolve_dev(const struct iohook_entry *e,
+			      struct iohook_spec *spec, void *ctx)
+{
+	struct pci_dev *pdev = ctx;
+	struct resource *res;
+
+	switch (e->loc.kind) {
+	case IOHOOK_LOC_ADDR:
+		if (e->loc.offset > IOHOOK_PCI_CFG_MAX)
+			return -ERANGE;
+		spec->space = IOHOOK_SPACE_PCI;
+		spec->addr = iohook_cfg_base(pdev) + e->loc.offset;
+		return 0;
+	case IOHOOK_LOC_BAR:
+		if (!iohook_bar_valid(pdev, e->loc.bar))
+			return -EINVAL;
+		res = &pdev->resource[e->loc.bar];
+		if (e->loc.offset >= resource_size(res) ||
+		    e->len > resource_size(res) - e->loc.offset)
+			return -ERANGE;
+		spec->space = iohook_bar_space(res);
+		spec->addr = res->start + e->loc.offset;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+static ssize_t add_store(struct kobject *kobj, struct kobj_attribute *attr,
+			 const char *buf, size_t count)
+{
+	return iohook_sysfs_add(buf, count, iohook_resolve_dev,
+				to_ipdev(kobj)->pdev);
+}
+
+static void iohook_dev_remove_all(struct pci_dev *pdev)
+{
+	u64 base = iohook_cfg_base(pdev);
+	unsigned int bar;
+
+	iohook_remove_range(IOHOOK_SPACE_PCI, base, base + IOHOOK_PCI_CFG_MAX);
+	for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {
+		struct resource *res = &pdev->resource[bar];
+
+		if (iohook_bar_valid(pdev, bar))
+			iohook_remove_range(iohook_bar_space(res), res->start,
+					    res->end);
+	}
+}
+
+static ssize_t remove_store(struct kobject *kobj, struct kobj_attribute *attr,
+			    const char *buf, size_t count)
+{
+	struct pci_dev *pdev = to_ipdev(kobj)->pdev;
+	struct iohook_spec spec;
+	struct iohook_entry e = {};
+	char *tok;
+	int ret;
+
+	ret = iohook_sysfs_write_allowed();
+	if (ret)
+		return ret;
+	tok = iohook_sysfs_token(buf, count);
+	if (IS_ERR(tok))
+		return PTR_ERR(tok);
+	if (!strcmp(tok, "all")) {
+		iohook_dev_remove_all(pdev);
+		goto out;
+	}
+	e.len = 1;
+	ret = iohook_parse_location(tok, &e.loc);
+	if (!ret)
+		ret = iohook_resolve_dev(&e, &spec, pdev);
+	if (!ret)
+		ret = iohook_remove(spec.space, spec.addr);
+out:
+	kfree(tok);
+	return ret ?: count;
+}
+
+static struct kobj_attribute dev_add_attr = __ATTR(add, 0200, NULL, add_store);
+static struct kobj_attribute dev_remove_attr = __ATTR(remove, 0200, NULL, remove_store);
+
+static struct attribute *iohook_pdev_attrs[] = {
+	&dev_add_attr.attr,
+	&dev_remove_attr.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(iohook_pdev);
+
+static void iohook_pdev_release(struct kobject *kobj)
+{
+	struct iohook_pdev *ip = to_ipdev(kobj);
+
+	pci_dev_put(ip->pdev);
+	kfree(ip);
+}
+
+static const struct kobj_type iohook_pdev_ktype = {
+	.release = iohook_pdev_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = iohook_pdev_groups,
+};
+
+static ssize_t fire_irq_store(struct device *dev,
+			      struct device_attribute *attr, const char *buf,
+			      size_t count)
+{
+	struct pci_dev *pdev = to_pci_dev(dev);
+	unsigned int index = 0, irq = 0;
+	char index_env[32], irq_env[32];
+	char *envp[] = { "IOHOOK_EVENT=fire_irq", index_env, irq_env, NULL };
+	int ret;
+
+	ret = iohook_sysfs_write_allowed();
+	if (ret)
+		return ret;
+	if (!iohook_blank(buf) && kstrtouint(buf, 0, &index))
+		return -EINVAL;
+	ret = iohook_fire_pci_vector(pdev, index, &irq);
+	if (ret)
+		return ret;
+	snprintf(index_env, sizeof(index_env), "IOHOOK_VECTOR=%u", index);
+	snprintf(irq_env, sizeof(irq_env), "IOHOOK_IRQ=%u", irq);
+	kobject_uevent_env(&dev->kobj, KOBJ_CHANGE, envp);
+	return count;
+}
+static DEVICE_ATTR_WO(fire_irq);
+
+static struct iohook_pdev *iohook_pdev_find(struct pci_dev *pdev)
+{
+	struct iohook_pdev *ip;
+
+	list_for_each_entry(ip, &iohook_pdevs, node)
+		if (ip->pdev == pdev)
+			return ip;
+	return NULL;
+}
+
+static int iohook_dev_populate_one(const struct iohook_spec *spec, void *data)
+{
+	iohook_dev_notify(IOHOOK_EVENT_ADD, spec);
+	return 0;
+}
+
+/* Show the overrides already in the store for @pdev's addresses. */
+static void iohook_dev_populate(struct pci_dev *pdev)
+{
+	u64 base = iohook_cfg_base(pdev);
+	unsigned int bar;
+
+	iohook_for_each(IOHOOK_SPACE_PCI, base, base + IOHOOK_PCI_CFG_MAX,
+			iohook_dev_populate_one, NULL);
+	for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {
+		struct resource *res = &pdev->resource[bar];
+
+		if (iohook_bar_valid(pdev, bar))
+			iohook_for_each(iohook_bar_space(res), res->start,
+					res->end, iohook_dev_populate_one,
+					NULL);
+	}
+}
+
+static void iohook_dev_add(struct pci_dev *pdev)
+{
+	struct iohook_pdev *ip;
+	int ret;
+
+	mutex_lock(&iohook_sysfs_mutex);
+	if (iohook_pdev_find(pdev)) {
+		mutex_unlock(&iohook_sysfs_mutex);
+		return;
+	}
+	ip = kzalloc(sizeof(*ip), GFP_KERNEL);
+	if (!ip) {
+		mutex_unlock(&iohook_sysfs_mutex);
+		return;
+	}
+	ip->pdev = pci_dev_get(pdev);
+	iohook_dir_init(&ip->dir, &ip->kobj);
+	ret = kobject_init_and_add(&ip->kobj, &iohook_pdev_ktype,
+				   &pdev->dev.kobj, "overrides");
+	if (ret) {
+		kobject_put(&ip->kobj);
+		mutex_unlock(&iohook_sysfs_mutex);
+		pci_warn(pdev, "iohook: no overrides/ directory: %d\n", ret);
+		return;
+	}
+	list_add_tail(&ip->node, &iohook_pdevs);
+	mutex_unlock(&iohook_sysfs_mutex);
+
+	if (device_create_file(&pdev->dev, &dev_attr_fire_irq))
+		pci_warn(pdev, "iohook: no fire_irq file\n");
+	iohook_dev_populate(pdev);
+}
+
+static void iohook_dev_del(struct pci_dev *pdev)
+{
+	struct iohook_pdev *ip;
+	LIST_HEAD(entries);
+
+	mutex_lock(&iohook_sysfs_mutex);
+	ip = iohook_pdev_find(pdev);
+	if (ip) {
+		list_del(&ip->node);
+		iohook_dir_take_all(&ip->dir, &entries);
+	}
+	mutex_unlock(&iohook_sysfs_mutex);
+	if (!ip)
+		return;
+	device_remove_file(&pdev->dev, &dev_attr_fire_irq);
+	iohook_dir_destroy_list(&entries);
+	kobject_del(&ip->kobj);
+	kobject_put(&ip->kobj);
+}
+
+static int iohook_pci_notify(struct notifier_block *nb, unsigned long action,
+			     void *data)
+{
+	struct pci_dev *pdev = to_pci_dev(data);
+
+	switch (action) {
+	case BUS_NOTIFY_ADD_DEVICE:
+		iohook_dev_add(pdev);
+		break;
+	case BUS_NOTIFY_BIND_DRIVER:
+		/* BARs of a hot-added device are assigned after it is added. */
+		iohook_dev_populate(pdev);
+		break;
+	case BUS_NOTIFY_DEL_DEVICE:
+		iohook_dev_del(pdev);
+		break;
+	}
+	return NOTIFY_OK;
+}
+
+static struct notifier_block iohook_pci_nb = {
+	.notifier_call = iohook_pci_notify,
+};
+
+/**
+ * iohook_dev_sysfs_init() - give every PCI device, now and later, its files
+ *
+ * Return: 0 or a negative errno.
+ */
+int iohook_dev_sysfs_init(void)
+{
+	struct pci_dev *pdev = NULL;
+	int ret;
+
+	ret = bus_register_notifier(&pci_bus_type, &iohook_pci_nb);
+	if (ret)
+		return ret;
+	for_each_pci_dev(pdev)
+		iohook_dev_add(pdev);
+	return 0;
+}

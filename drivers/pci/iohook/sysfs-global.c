@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sysfs-global.c - /sys/kernel/iohook:
+ *
+ *	armed		0/1: stage overrides, or make them all take effect
+ *	fire_irq	a Linux IRQ number to fire (level-triggered too)
+ *	io/		I/O ports:       add, remove, one directory per override
+ *	mem/		physical memory: add, remove, one directory per override
+ *	pciconf/	config space by DDDD:BB:DD.F+OFFSET, devices or not
+ *
+ * The per-override directories of every space follow the store: they are
+ * made and removed by the store's notifier, whoever adds the override.
+ */
+#include <linux/init.h>
+#include <linux/kstrtox.h>
+#include <linux/notifier.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+
+#include "irq.h"
+#include "sysfs.h"
+
+struct kset *iohook_kset;
+
+struct iohook_space_dir {
+	struct kobject kobj;
+	enum iohook_space space;
+	struct iohook_dir dir;
+};
+
+static struct iohook_space_dir *iohook_space_dirs[IOHOOK_NR_SPACES];
+
+#define to_space_dir(k) container_of(k, struct iohook_space_dir, kobj)
+
+static void iohook_global_name(const struct iohook_spec *spec, char *name,
+			       size_t len)
+{
+	if (spec->space == IOHOOK_SPACE_PCI)
+		snprintf(name, len, "%04x:%02x:%02x.%x+%x",
+			 IOHOOK_PCI_DOMAIN(spec->addr),
+			 IOHOOK_PCI_BUS(spec->addr),
+			 PCI_SLOT(IOHOOK_PCI_DEVFN(spec->addr)),
+			 PCI_FUNC(IOHOOK_PCI_DEVFN(spec->addr)),
+			 IOHOOK_PCI_OFFSET(spec->addr));
+	else
+		snprintf(name, len, "%llx", spec->addr);
+}
+
+/* Called from the store's notifier, with the store locked. */
+void iohook_global_notify(unsigned long event, const struct iohook_spec *spec)
+{
+	struct iohook_space_dir *sd = iohook_space_dirs[spec->space];
+	char name[32];
+
+	if (!sd)
+		return;
+	mutex_lock(&iohook_sysfs_mutex);
+	if (event == IOHOOK_EVENT_ADD) {
+		iohook_global_name(spec, name, sizeof(name));
+		iohook_dir_add(&sd->dir, name, spec->space, spec->addr);
+	} else {
+		iohook_dir_remove(&sd->dir, spec->space, spec->addr);
+	}
+	mutex_unlock(&iohook_sysfs_mutex);
+}
+
+static int iohook_resolve_global(const struct iohook_entry *e,
+				 struct iohook_spec *spec, void *ctx)
+{
+	enum iohook_space space = (uintptr_t)ctx;
+
+	spec->space = space;
+	if (space == IOHOOK_SPACE_PCI) {
+		if (e->loc.kind != IOHOOK_LOC_PCI)
+			return -EINVAL;
+		if (e->loc.offset > IOHOOK_PCI_CFG_MAX)
+			return -ERANGE;
+		spec->addr = iohook_pci_addr(e->loc.domain, e->loc.bus,
+					     e->loc.devfn, e->loc.offset);
+		return 0;
+	}
+	if (e->loc.kind != IOHOOK_LOC_ADDR)
+		return -EINVAL;
+	spec->addr = e->loc.offset;
+	return 0;
+}
+
+static ssize_t add_store(struct kobject *kobj, struct kobj_attribute *attr,
+			 const char *buf, size_t count)
+{
+	struct iohook_space_dir *sd = to_space_dir(kobj);
+
+	return iohook_sysfs_add(buf, count, iohook_resolve_global,
+				(void *)(uintptr_t)sd->space);
+}
+
+static ssize_t remove_store(struct kobject *kobj, struct kobj_attribute *attr,
+			    const char *buf, size_t count)
+{
+	struct iohook_space_dir *sd = to_space_dir(kobj);
+	struct iohook_location loc;
+	struct iohook_entry e;
+	struct iohook_spec spec;
+	char *tok;
+	int ret;
+
+	ret = iohook_sysfs_write_allowed();
+	if (ret)
+		return ret;
+	tok = iohook_sysfs_token(buf, count);
+	if (IS_ERR(tok))
+		return PTR_ERR(tok);
+	if (!strcmp(tok, "all")) {
+		iohook_remove_range(sd->space, 0, ULONG_MAX);
+		goto out;
+	}
+	ret = iohook_parse_location(tok, &loc);
+	if (!ret) {
+		e.loc = loc;
+		ret = iohook_resolve_global(&e, &spec, (void *)(uintptr_t)sd->space);
+	}
+	if (!ret)
+		ret = iohook_remove(sd->space, spec.addr);
+out:
+	kfree(tok);
+	return ret ?: count;
+}
+
+static struct kobj_attribute space_add_attr = __ATTR(add, 0200, NULL, add_store);
+static struct kobj_attribute space_remove_attr = __ATTR(remove, 0200, NULL, remove_store);
+
+static struct attribute *iohook_space_attrs[] = {
+	&space_add_attr.attr,
+	&space_remove_attr.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(iohook_space);
+
+static void iohook_space_release(struct kobject *kobj)
+{
+	kfree(to_space_dir(kobj));
+}
+
+static const struct kobj_type iohook_space_ktype = {
+	.release = iohook_space_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = iohook_space_groups,
+};
+
+static ssize_t armed_show(struct kobject *kobj, struct kobj_attribute *attr,
+			  char *buf)
+{
+	return sysfs_emit(buf, "%d\n", iohook_is_armed());
+}
+
+static ssize_t armed_store(struct kobject *kobj, struct kobj_attribute *attr,
+			   const char *buf, size_t count)
+{
+	bool arm;
+	int ret;
+
+	ret = iohook_sysfs_write_allowed();
+	if (ret)
+		return ret;
+	if (kstrtobool(buf, &arm))
+		return -EINVAL;
+	if (arm)
+		iohook_arm();
+	else
+		iohook_disarm();
+	return count;
+}
+
+static ssize_t fire_irq_store(struct kobject *kobj,
+			      struct kobj_attribute *attr, const char *buf,
+			      size_t count)
+{
+	unsigned int irq;
+	int ret;
+
+	ret = iohook_sysfs_write_allowed();
+	if (ret)
+		return ret;
+	if (kstrtouint(buf, 0, &irq))
+		return -EINVAL;
+	ret = iohook_fire_irq(irq);
+	return ret ?: count;
+}
+
+static struct kobj_attribute armed_attr = __ATTR(armed, 0600, armed_show, armed_store);
+static struct kobj_attribute fire_irq_attr = __ATTR(fire_irq, 0200, NULL, fire_irq_store);
+
+static struct attribute *iohook_top_attrs[] = {
+	&armed_attr.attr,
+	&fire_irq_attr.attr,
+	NULL
+};
+
+static const struct attribute_group iohook_top_group = {
+	.attrs = iohook_top_attrs,
+};
+
+static int iohook_notify(struct notifier_block *nb, unsigned long event,
+			 void *data)
+{
+	iohook_global_notify(event, data);
+	iohook_dev_notify(event, data);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block iohook_nb = {
+	.notifier_call = iohook_notify,
+};
+
+static int __init iohook_sysfs_init(void)
+{
+	int i, ret;
+
+	iohook_kset = kset_create_and_add("iohook", &iohook_uevent_ops,
+					  kernel_kobj);
+	if (!iohook_kset)
+		return -ENOMEM;
+	ret = sysfs_create_group(&iohook_kset->kobj, &iohook_top_group);
+	if (ret)
+		return ret;
+	for (i = 0; i < IOHOOK_NR_SPACES; i++) {
+		struct iohook_space_dir *sd = kzalloc(sizeof(*sd), GFP_KERNEL);
+
+		if (!sd)
+			return -ENOMEM;
+		sd->space = i;
+		iohook_dir_init(&sd->dir, &sd->kobj);
+		ret = kobject_init_and_add(&sd->kobj, &iohook_space_ktype,
+					   &iohook_kset->kobj, "%s",
+					   iohook_space_names[i]);
+		if (ret) {
+			kobject_put(&sd->kobj);
+			return ret;
+		}
+		iohook_space_dirs[i] = sd;
+	}
+	ret = iohook_register_notifier(&iohook_nb);
+	if (ret)
+		return ret;
+	return iohook_dev_sysfs_init();
+}
+/*
+ * After the PCI bus type exists (postcore) and before the PCI host
+ * bridges are scanned (subsys), so that every device gets its overrides/
+ * directory before its KOBJ_ADD uevent.
+ */
+arch_initcall(iohook_sysfs_init);

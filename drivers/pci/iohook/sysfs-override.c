@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sysfs-override.c - the per-override kobject directories, and what every
+ * "add" file shares: permission checks and all-or-nothing parsing.
+ *
+ * Each override appears as a directory named by its start, with one
+ * value per file: length, mask, attr (read-only), value (read-write) and
+ * hits (read-only). A directory holds only the override's space and
+ * address, and its files look the override up under RCU, so they never
+ * wait for the store's lock and stay safe while the override goes away.
+ *
+ * Directories are members of the /sys/kernel/iohook kset, wherever they
+ * live, so their KOBJ_ADD and KOBJ_REMOVE uevents carry SUBSYSTEM=iohook
+ * and IOHOOK_* variables, even under a PCI device (whose own kset would
+ * filter them out).
+ */
+#include <linux/capability.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "sysfs.h"
+
+DEFINE_MUTEX(iohook_sysfs_mutex);
+
+struct iohook_ovr_kobj {
+	struct kobject kobj;
+	enum iohook_space space;
+	u64 addr;
+	struct list_head node;
+};
+
+#define to_ovr(k) container_of(k, struct iohook_ovr_kobj, kobj)
+
+/**
+ * iohook_sysfs_write_allowed() - may the current task change iohook state
+ *
+ * Return: 0, or -EPERM without CAP_SYS_ADMIN or under kernel lockdown
+ * (LOCKDOWN_PCI_ACCESS: iohook can make a device say anything).
+ */
+int iohook_sysfs_write_allowed(void)
+{
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	if (security_locked_down(LOCKDOWN_PCI_ACCESS))
+		return -EPERM;
+	return 0;
+}
+
+static ssize_t show_spec(struct kobject *kobj, char *buf,
+			 ssize_t (*fmt)(const struct iohook_spec *, char *))
+{
+	struct iohook_ovr_kobj *o = to_ovr(kobj);
+	struct iohook_spec spec;
+	int ret;
+
+	ret = iohook_lookup(o->space, o->addr, &spec);
+	return ret ?: fmt(&spec, buf);
+}
+
+static ssize_t fmt_length(const struct iohook_spec *s, char *buf)
+{
+	return sysfs_emit(buf, "0x%x\n", s->len);
+}
+
+static ssize_t fmt_mask(const struct iohook_spec *s, char *buf)
+{
+	return sysfs_emit(buf, "0x%llx\n", s->mask);
+}
+
+static ssize_t fmt_attr(const struct iohook_spec *s, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", iohook_attr_names[s->attr]);
+}
+
+static ssize_t fmt_value(const struct iohook_spec *s, char *buf)
+{
+	return sysfs_emit(buf, "0x%llx\n", s->value);
+}
+
+static ssize_t fmt_hits(const struct iohook_spec *s, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", s->hits);
+}
+
+#define IOHOOK_SHOW(name)						\
+static ssize_t name##_show(struct kobject *kobj,			\
+			   struct kobj_attribute *attr, char *buf)	\
+{									\
+	return show_spec(kobj, buf, fmt_##name);			\
+}
+
+IOHOOK_SHOW(length)
+IOHOOK_SHOW(mask)
+IOHOOK_SHOW(attr)
+IOHOOK_SHOW(value)
+IOHOOK_SHOW(hits)
+
+static ssize_t value_store(struct kobject *kobj, struct kobj_attribute *attr,
+			   const char *buf, size_t count)
+{
+	struct iohook_ovr_kobj *o = to_ovr(kobj);
+	u64 value;
+	int ret;
+
+	ret = iohook_sysfs_write_allowed();
+	if (ret)
+		return ret;
+	ret = kstrtou64(buf, 16, &value);
+	if (ret)
+		return -EINVAL;
+	ret = iohook_set_value(o->space, o->addr, value);
+	return ret ?: count;
+}
+
+static struct kobj_attribute length_attr = __ATTR(length, 0400, length_show, NULL);
+static struct kobj_attribute mask_attr = __ATTR(mask, 0400, mask_show, NULL);
+static struct kobj_attribute attr_attr = __ATTR(attr, 0400, attr_show, NULL);
+static struct kobj_attribute value_attr = __ATTR(value, 0600, value_show, value_store);
+static struct kobj_attribute hits_attr = __ATTR(hits, 0400, hits_show, NULL);
+
+static struct attribute *iohook_ovr_attrs[] = {
+	&length_attr.attr,
+	&mask_attr.attr,
+	&attr_attr.attr,
+	&value_attr.attr,
+	&hits_attr.attr,
+	NULL
+};
+ATTRIBUTE_GROUPS(iohook_ovr);
+
+static void iohook_ovr_release(struct kobject *kobj)
+{
+	kfree(to_ovr(kobj));
+}
+
+static const struct kobj_type iohook_ovr_ktype = {
+	.release = iohook_ovr_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = iohook_ovr_groups,
+};
+
+static int iohook_uevent_filter(struct kobject *kobj)
+{
+	return get_ktype(kobj) == &iohook_ovr_ktype;
+}
+
+static int iohook_uevent(struct kobject *kobj, struct kobj_uevent_env *env)
+{
+	struct iohook_ovr_kobj *o = to_ovr(kobj);
+	int ret;
+
+	ret = add_uevent_var(env, "IOHOOK_SPACE=%s",
+			     iohook_space_names[o->space]);
+	if (!ret)
+		ret = add_uevent_var(env, "IOHOOK_ADDR=0x%llx", o->addr);
+	if (!ret)
+		ret = add_uevent_var(env, "IOHOOK_NAME=%s", kobject_name(kobj));
+	return ret;
+}
+
+const struct kset_uevent_ops iohook_uevent_ops = {
+	.filter = iohook_uevent_filter,
+	.uevent = iohook_uevent,
+};
+
+/**
+ * iohook_dir_init() - set up an empty directory of overrides
+ * @dir: the directory
+ * @kobj: its kobject
+ */
+void iohook_dir_init(struct iohook_dir *dir, struct kobject *kobj)
+{
+	dir->kobj = kobj;
+	INIT_LIST_HEAD(&dir->entries);
+}
+
+static struct iohook_ovr_kobj *iohook_dir_find(struct iohook_dir *dir,
+					       enum iohook_space space,
+					       u64 addr)
+{
+	struct iohook_ovr_kobj *o;
+
+	list_for_each_entry(o, &dir->entries, node)
+		if (o->space == space && o->addr == addr)
+			return o;
+	return NULL;
+}
+
+/**
+ * iohook_dir_add() - give an override a directory, if it has none here
+ * @dir: where
+ * @name: its name
+ * @space: the override's space
+ * @addr: its start
+ *
+ * Called with iohook_sysfs_mutex held.
+ *
+ * Return: 0 or a negative errno.
+ */
+int iohook_dir_add(struct iohook_dir *dir, const char *name,
+		   enum iohook_space space, u64 addr)
+{
+	struct iohook_ovr_kobj *o;
+	int ret;
+
+	lockdep_assert_held(&iohook_sysfs_mutex);
+	if (iohook_dir_find(dir, space, addr))
+		return 0;
+	o = kzalloc(sizeof(*o), GFP_KERNEL);
+	if (!o)
+		return -ENOMEM;
+	o->space = space;
+	o->addr = addr;
+	o->kobj.kset = iohook_kset;
+	ret = kobject_init_and_add(&o->kobj, &iohook_ovr_ktype, dir->kobj,
+				   "%s", name);
+	if (ret) {
+		kobject_put(&o->kobj);
+		return ret;
+	}
+	list_add_tail(&o->node, &dir->entries);
+	kobject_uevent(&o->kobj, KOBJ_ADD);
+	return 0;
+}
+
+static void iohook_ovr_destroy(struct iohook_ovr_kobj *o)
+{
+	kobject_uevent(&o->kobj, KOBJ_REMOVE);
+	kobject_del(&o->kobj);
+	kobject_put(&o->kobj);
+}
+
+/**
+ * iohook_dir_remove() - remove an override's directory, if it has one here
+ * @dir: where
+ * @space: the override's space
+ * @addr: its start
+ *
+ * Called with iohook_sysfs_mutex held.
+ */
+void iohook_dir_remove(struct iohook_dir *dir, enum iohook_space space,
+		       u64 addr)
+{
+	struct iohook_ovr_kobj *o;
+
+	lockdep_assert_held(&iohook_sysfs_mutex);
+	o = iohook_dir_find(dir, space, addr);
+	if (o) {
+		list_del(&o->node);
+		iohook_ovr_destroy(o);
+	}
+}
+
+/**
+ * iohook_dir_take_all() - detach every entry of a directory
+ * @dir: the directory
+ * @out: list that receives the entries, for iohook_dir_destroy_list()
+ *
+ * Called with iohook_sysfs_mutex held.
+ */
+void iohook_dir_take_all(struct iohook_dir *dir, struct list_head *out)
+{
+	lockdep_assert_held(&iohook_sysfs_mutex);
+	list_splice_init(&dir->entries, out);
+}
+
+/**
+ * iohook_dir_destroy_list() - remove detached entries from sysfs
+ * @list: entries from iohook_dir_take_all()
+ *
+ * May be called without iohook_sysfs_mutex.
+ */
+void iohook_dir_destroy_list(struct list_head *list)
+{
+	struct iohook_ovr_kobj *o, *tmp;
+
+	list_for_each_entry_safe(o, tmp, list, node) {
+		list_del(&o->node);
+		iohook_ovr_destroy(o);
+	}
+}
+
+/**
+ * iohook_sysfs_token() - copy a one-token write, without white space
+ * @buf: what was written
+ * @count: its length
+ *
+ * Return: a kmalloc()ed string, or an ERR_PTR: -EINVAL if the write is
+ * empty or holds more than one token.
+ */
+char *iohook_sysfs_token(const char *buf, size_t count)
+{
+	char *s = kstrndup(buf, count, GFP_KERNEL);
+	char *t;
+
+	if (!s)
+		return ERR_PTR(-ENOMEM);
+	t = strim(s);
+	if (!*t || strpbrk(t, " \t\n;")) {
+		kfree(s);
+		return ERR_PTR(-EINVAL);
+	}
+	memmove(s, t, strlen(t) + 1);
+	return s;
+}
+
+/**
+ * iohook_sysfs_add() - the body of every "add" file
+ * @buf: what was written: entries separated by newlines or ';'
+ * @count: its length
+ * @resolve: turns a parsed entry into a spec for this file
+ * @ctx: passed to @resolve
+ *
+ * Every entry is parsed and resolved before any is added, and they are
+ * added with iohook_add_many(): all or none.
+ *
+ * Return: @count, or the first error.
+ */
+ssize_t iohook_sysfs_add(const char *buf, size_t count,
+			 iohook_resolve_fn resolve, void *ctx)
+{
+	struct iohook_spec *specs;
+	unsigned int n = 0, max = 1;
+	char *copy, *cur, *line;
+	size_t i;
+	int ret;
+
+	ret = iohook_sysfs_write_allowed();
+	if (ret)
+		return ret;
+	for (i = 0; i < count; i++)
+		if (strchr(IOHOOK_ENTRY_SEPARATORS, buf[i]))
+			max++;
+	copy = kstrndup(buf, count, GFP_KERNEL);
+	specs = kcalloc(max, sizeof(*specs), GFP_KERNEL);
+	if (!copy || !specs) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	cur = copy;
+	while ((line = strsep(&cur, IOHOOK_ENTRY_SEPARATORS))) {
+		struct iohook_entry e;
+
+		if (iohook_blank(line))
+			continue;
+		ret = iohook_parse_entry(line, &e);
+		if (!ret)
+			ret = resolve(&e, &specs[n], ctx);
+		if (ret)
+			goto out;
+		specs[n].len = e.len;
+		specs[n].value = e.value;
+		specs[n].mask = e.mask;
+		specs[n].attr = e.attr;
+		n++;
+	}
+	ret = n ? iohook_add_many(specs, n) : -EINVAL;
+out:
+	kfree(specs);
+	kfree(copy);
+	return ret ?: count;
+}
