@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the iohook kselftests: sysfs files, interrupt counts,
+ * uevents and libpci. Everything here reads what the kernel exposes.
+ */
+#ifndef IOHOOK_UTIL_H
+#define IOHOOK_UTIL_H
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/netlink.h>
+#include <pci/pci.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define IOHOOK_SYS	"/sys/kernel/iohook"
+#define PCI_DEVS	"/sys/bus/pci/devices"
+
+/* Write @s to @path. Returns 0 or -errno of the write (or open). */
+static inline int sysfs_write(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	err = n < 0 ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+static inline int sysfs_writef(const char *path, const char *fmt, ...)
+{
+	char buf[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return sysfs_write(path, buf);
+}
+
+/* Read @path into @buf without the trailing newline. Returns length or -errno. */
+static inline int sysfs_read(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	while (n && isspace((unsigned char)buf[n - 1]))
+		buf[--n] = 0;
+	return n;
+}
+
+/* Read a number (any base strtoull accepts) from a sysfs file; -1 on error. */
+static inline long long sysfs_read_num(const char *fmt, ...)
+{
+	char path[512], buf[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	if (sysfs_read(path, buf, sizeof(buf)) < 0)
+		return -1;
+	return strtoll(buf, NULL, 0);
+}
+
+static inline bool path_exists(const char *fmt, ...)
+{
+	char path[512];
+	struct stat st;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(path, sizeof(path), fmt, ap);
+	va_end(ap);
+	return stat(path, &st) == 0;
+}
+
+/* Sorted-insensitive listing of a directory, for "state unchanged" checks. */
+static inline void dir_listing(const char *path, char *out, size_t len)
+{
+	struct dirent **names;
+	int n, i;
+
+	out[0] = 0;
+	n = scandir(path, &names, NULL, alphasort);
+	for (i = 0; i < n; i++) {
+		strncat(out, names[i]->d_name, len - strlen(out) - 2);
+		strncat(out, " ", len - strlen(out) - 1);
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+}
+
+/* Sum of the per-CPU counts of @irq in /proc/interrupts, or -1. */
+static inline long long irq_count(int irq)
+{
+	char line[1024];
+	long long sum = -1;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line, *end;
+		long n = strtol(p, &end, 10);
+
+		if (end == p || *end != ':' || n != irq)
+			continue;
+		sum = 0;
+		p = end + 1;
+		for (;;) {
+			long long v = strtoll(p, &end, 10);
+
+			if (end == p)
+				break;
+			sum += v;
+			p = end;
+		}
+		break;
+	}
+	fclose(f);
+	return sum;
+}
+
+/* The first (lowest) IRQ number in a device's msi_irqs/, or -1. */
+static inline int msi_irq(const char *bdf, int index)
+{
+	char path[256];
+	struct dirent **names;
+	int n, i, irq = -1, seen = 0;
+
+	snprintf(path, sizeof(path), PCI_DEVS "/%s/msi_irqs", bdf);
+	n = scandir(path, &names, NULL, NULL);
+	if (n < 0)
+		return -1;
+	/* scandir order is not numeric: pick the index-th smallest */
+	{
+		int irqs[64], m = 0, j;
+
+		for (i = 0; i < n; i++) {
+			if (isdigit((unsigned char)names[i]->d_name[0]) && m < 64)
+				irqs[m++] = atoi(names[i]->d_name);
+			free(names[i]);
+		}
+		free(names);
+		for (i = 0; i < m; i++)
+			for (j = i + 1; j < m; j++)
+				if (irqs[j] < irqs[i]) {
+					int t = irqs[i];
+
+					irqs[i] = irqs[j];
+					irqs[j] = t;
+				}
+		if (index < m)
+			irq = irqs[index];
+		seen = m;
+	}
+	(void)seen;
+	return irq;
+}
+
+static inline void msleep(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Poll @cond (a statement-expression) every 50 ms up to @ms. */
+#define WAIT_FOR(cond, ms) ({						\
+	int __left = (ms);						\
+	bool __ok;							\
+	while (!(__ok = (cond)) && __left > 0) {			\
+		msleep(50);						\
+		__left -= 50;						\
+	}								\
+	__ok;								\
+})
+
+/* A NETLINK_KOBJECT_UEVENT socket, non-blocking. */
+static inline int uevent_open(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 };
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK,
+			NETLINK_KOBJECT_UEVENT);
+
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		close(fd);
+		return -errno;
+	}
+	return fd;
+}
+
+/*
+ * Wait up to @ms for a uevent whose header ("ACTION@DEVPATH") ends with
+ * @suffix and that carries every "KEY=VALUE" in the NULL-terminated @vars.
+ */
+static inline bool uevent_wait(int fd, const char *action, const char *suffix,
+			       const char *const *vars, int ms)
+{
+	char buf[8192];
+
+	while (ms > 0) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&p, 1, 50) <= 0) {
+			ms -= 50;
+			continue;
+		}
+		n = recv(fd, buf, sizeof(buf) - 1, 0);
+		if (n <= 0)
+			continue;
+		buf[n] = 0;
+		{
+			size_t alen = strlen(action), hlen = strlen(buf);
+			size_t slen = strlen(suffix);
+			const char *const *v;
+			bool all = true;
+
+			if (strncmp(buf, action, alen) || buf[alen] != '@' ||
+			    hlen < slen || strcmp(buf + hlen - slen, suffix))
+				continue;
+			for (v = vars; v && *v; v++) {
+				bool found = false;
+				size_t off = hlen + 1;
+
+				while (off < (size_t)n) {
+					if (!strcmp(buf + off, *v))
+						found = true;
+					off += strlen(buf + off) + 1;
+				}
+				all = all && found;
+			}
+			if (all)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* libpci through sysfs: the kernel's pci_user_* path, like lspci/setpci. */
+static inline struct pci_access *pci_open_sysfs(void)
+{
+	struct pci_access *pacc = pci_alloc();
+
+	pacc->method = PCI_ACCESS_SYS_BUS_PCI;
+	pci_init(pacc);
+	pci_scan_bus(pacc);
+	return pacc;
+}
+
+static inline struct pci_dev *pci_find(struct pci_access *pacc, int bus,
+				       int dev, int fn)
+{
+	struct pci_dev *d;
+
+	for (d = pacc->devices; d; d = d->next)
+		if (d->domain == 0 && d->bus == bus && d->dev == dev &&
+		    d->func == fn)
+			return d;
+	return NULL;
+}
+
+/* Offset of a capability (normal or extended), or 0. */
+static inline int pci_cap_offset(struct pci_dev *d, int id, int type)
+{
+	struct pci_cap *cap;
+
+	pci_fill_info(d, PCI_FILL_CAPS | PCI_FILL_EXT_CAPS);
+	cap = pci_find_cap(d, id, type);
+	return cap ? cap->addr : 0;
+}
+
+/* Output of a shell command (first line) into @buf; returns exit status. */
+static inline int run_cmd(char *buf, size_t len, const char *fmt, ...)
+{
+	char cmd[1024];
+	va_list ap;
+	FILE *f;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	buf[0] = 0;
+	if (!fgets(buf, len, f))
+		buf[0] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	while (fgetc(f) != EOF)
+		;
+	return pclose(f);
+}
+
+#endif
