@@ -146,7 +146,25 @@ static void iohook_test_width_mask(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, iohook_width_mask(8), ~0ULL);
 }
 
+static void iohook_test_partial_write(struct kunit *test)
+{
+	/* ro/rw bits: the hardware keeps its value; rc/wc bits: 0. */
+	KUNIT_EXPECT_EQ(test, iohook_emul_write_keeps(IOHOOK_RO, 0xff), 0xffULL);
+	KUNIT_EXPECT_EQ(test, iohook_emul_write_keeps(IOHOOK_RW, 0x0f00), 0x0f00ULL);
+	KUNIT_EXPECT_EQ(test, iohook_emul_write_keeps(IOHOOK_RC, 0xff), 0ULL);
+	KUNIT_EXPECT_EQ(test, iohook_emul_write_keeps(IOHOOK_WC, 0xff), 0ULL);
+	/* Slot Control: PCC emulated (rw), the rest from the driver. */
+	KUNIT_EXPECT_EQ(test, iohook_hw_write_value(0x07f1, 0x0400, 0x0400, 0x0000),
+			0x03f1ULL);
+	/* Slot Status: PDC emulated (wc), DLLSC to hardware. */
+	KUNIT_EXPECT_EQ(test, iohook_hw_write_value(0x0108, 0x0008, 0, 0xffff),
+			0x0100ULL);
+	KUNIT_EXPECT_EQ(test, iohook_hw_write_value(~0ULL, 1ULL << 63, 0, 0),
+			~0ULL >> 1);
+}
+
 static struct kunit_case iohook_emulate_cases[] = {
+	KUNIT_CASE(iohook_test_partial_write),
 	KUNIT_CASE_PARAM(iohook_test_read, iohook_read_gen_params),
 	KUNIT_CASE_PARAM(iohook_test_write, iohook_write_gen_params),
 	KUNIT_CASE(iohook_test_read_clears),

@@ -11,12 +11,14 @@
  * pci_lock: they never sleep, allocate or print.
  *
  * Writes: the override state changes (rw, wc) for the bits it covers. A
- * write whose every bit is overridden never reaches the hardware. A
- * partly overridden write reaches the hardware unchanged, every bit as
- * the caller wrote it: the hardware cannot take a partial-width write,
- * and merging in other bits would need a read, which is not free of side
- * effects on real registers (read-to-clear). Overrides decide what the
- * driver sees, not what the device is told.
+ * write whose every bit is overridden never reaches the hardware. In a
+ * partly overridden write the hardware gets the caller's value in the
+ * bits no override covers; in the covered bits it keeps its own value
+ * where an ro or rw override stands (read-modify-write: the hardware is
+ * read only then), and gets 0 where an rc or wc override stands (the
+ * neutral value for status bits). So overridden bits are cut off from the
+ * hardware in both directions: an emulated power-off in a Slot Control
+ * register never powers the real slot off.
  */
 #define __IOHOOK_DISABLE__
 
@@ -80,17 +82,19 @@ bool iohook_access_read(enum iohook_space space, u64 addr,
  * @width: access width in bytes, 1 to 8
  * @data: the value written
  * @mask: the bits of the access that overrides cover
+ * @keep: the covered bits the hardware must keep (ro and rw overrides)
  *
  * Return: true if at least one override overlaps the access.
  */
 bool iohook_access_write(enum iohook_space space, u64 addr,
-			 unsigned int width, u64 data, u64 *mask)
+			 unsigned int width, u64 data, u64 *mask, u64 *keep)
 {
 	unsigned long index = addr;
 	struct iohook_override *ov;
 	bool hit = false;
 
 	*mask = 0;
+	*keep = 0;
 	rcu_read_lock();
 	while ((ov = iohook_store_first(space, &index, addr + width - 1))) {
 		s64 old = atomic64_read(&ov->value);
@@ -106,6 +110,7 @@ bool iohook_access_write(enum iohook_space space, u64 addr,
 		c = iohook_emul_read(ov->start, ov->len, ov->mask, 0, addr,
 				     width);
 		*mask |= c.mask;
+		*keep |= iohook_emul_write_keeps(ov->attr, c.mask);
 		atomic64_inc(&ov->hits);
 		hit = true;
 	}
@@ -185,18 +190,23 @@ EXPORT_SYMBOL(iohook_mem_read);
 void iohook_mem_write(u64 val, volatile void __iomem *addr,
 		      unsigned int width)
 {
-	u64 phys, mask;
+	u64 phys, mask, keep, hw = 0;
 	bool touch;
 
 	if (!iohook_virt_to_phys(addr, &phys) ||
-	    !iohook_access_write(IOHOOK_SPACE_MEM, phys, width, val, &mask)) {
+	    !iohook_access_write(IOHOOK_SPACE_MEM, phys, width, val, &mask,
+				 &keep)) {
 		iohook_raw_mem_write(val, addr, width);
 		return;
 	}
 	touch = mask != iohook_width_mask(width);
-	if (touch)
-		iohook_raw_mem_write(val, addr, width);
-	trace_iohook_write(IOHOOK_SPACE_MEM, phys, width, val, val, touch,
+	if (touch) {
+		if (keep)
+			hw = iohook_raw_mem_read(addr, width);
+		hw = iohook_hw_write_value(val, mask, keep, hw);
+		iohook_raw_mem_write(hw, addr, width);
+	}
+	trace_iohook_write(IOHOOK_SPACE_MEM, phys, width, hw, val, touch,
 			   _RET_IP_);
 }
 EXPORT_SYMBOL(iohook_mem_write);
@@ -265,17 +275,22 @@ EXPORT_SYMBOL(iohook_io_read);
  */
 void iohook_io_write(u32 val, u16 port, unsigned int width)
 {
-	u64 mask;
+	u64 mask, keep, hw = 0;
 	bool touch;
 
-	if (!iohook_access_write(IOHOOK_SPACE_IO, port, width, val, &mask)) {
+	if (!iohook_access_write(IOHOOK_SPACE_IO, port, width, val, &mask,
+				 &keep)) {
 		iohook_raw_io_write(val, port, width);
 		return;
 	}
 	touch = mask != iohook_width_mask(width);
-	if (touch)
-		iohook_raw_io_write(val, port, width);
-	trace_iohook_write(IOHOOK_SPACE_IO, port, width, val, val, touch,
+	if (touch) {
+		if (keep)
+			hw = iohook_raw_io_read(port, width);
+		hw = iohook_hw_write_value(val, mask, keep, hw);
+		iohook_raw_io_write(hw, port, width);
+	}
+	trace_iohook_write(IOHOOK_SPACE_IO, port, width, hw, val, touch,
 			   _RET_IP_);
 }
 EXPORT_SYMBOL(iohook_io_write);
@@ -331,15 +346,22 @@ int iohook_pci_write(struct pci_bus *bus, unsigned int devfn, int pos,
 	u64 addr = iohook_pci_addr(pci_domain_nr(bus), bus->number, devfn,
 				   pos);
 	int ret = PCIBIOS_SUCCESSFUL;
-	u64 mask;
+	u64 mask, keep;
+	u32 hw = 0;
 	bool touch;
 
-	if (!iohook_access_write(IOHOOK_SPACE_PCI, addr, len, val, &mask))
+	if (!iohook_access_write(IOHOOK_SPACE_PCI, addr, len, val, &mask,
+				 &keep))
 		return bus->ops->write(bus, devfn, pos, len, val);
 	touch = mask != iohook_width_mask(len);
-	if (touch)
-		ret = bus->ops->write(bus, devfn, pos, len, val);
-	trace_iohook_write(IOHOOK_SPACE_PCI, addr, len, val, val, touch,
+	if (touch) {
+		if (keep)
+			ret = bus->ops->read(bus, devfn, pos, len, &hw);
+		hw = iohook_hw_write_value(val, mask, keep, hw);
+		if (ret == PCIBIOS_SUCCESSFUL)
+			ret = bus->ops->write(bus, devfn, pos, len, hw);
+	}
+	trace_iohook_write(IOHOOK_SPACE_PCI, addr, len, hw, val, touch,
 			   _RET_IP_);
 	return ret;
 }

@@ -46,6 +46,8 @@ u64 iohook_emul_read_clears(u64 start, u32 len, u64 mask,
 			    unsigned int width);
 u64 iohook_emul_write(u64 start, u32 len, u64 mask, enum iohook_attr attr,
 		      u64 value, u64 addr, unsigned int width, u64 data);
+u64 iohook_emul_write_keeps(enum iohook_attr attr, u64 cover);
+u64 iohook_hw_write_value(u64 data, u64 cover, u64 keep, u64 hw);
 u64 iohook_merge(u64 hw, u64 mask, u64 value);
 
 /* store.c: lookup for the access paths, under rcu_read_lock(). */
@@ -57,7 +59,7 @@ struct iohook_override *iohook_store_first(enum iohook_space space,
 bool iohook_access_read(enum iohook_space space, u64 addr,
 			unsigned int width, u64 *mask, u64 *value);
 bool iohook_access_write(enum iohook_space space, u64 addr,
-			 unsigned int width, u64 data, u64 *mask);
+			 unsigned int width, u64 data, u64 *mask, u64 *keep);
 
 extern const char * const iohook_attr_names[IOHOOK_NR_ATTRS];
 extern const char * const iohook_space_names[IOHOOK_NR_SPACES];

@@ -181,7 +181,7 @@ static void iohook_test_spanning_access(struct kunit *test)
 		SPEC(IOHOOK_SPACE_MEM, T_BASE + 0x40, 1, 0x80, 0x80, IOHOOK_RO),
 		SPEC(IOHOOK_SPACE_MEM, T_BASE + 0x42, 2, 0xabcd, 0xffff, IOHOOK_RW),
 	};
-	u64 mask, value;
+	u64 mask, value, keep;
 
 	KUNIT_ASSERT_EQ(test, iohook_add_many(specs, 2), 0);
 	KUNIT_ASSERT_TRUE(test, iohook_access_read(IOHOOK_SPACE_MEM, T_BASE + 0x40,
@@ -190,8 +190,12 @@ static void iohook_test_spanning_access(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, iohook_merge(0x11223344, mask, value), 0xabcd33c4ULL);
 	/* A write across both: rw takes bytes 2-3, ro ignores. */
 	KUNIT_ASSERT_TRUE(test, iohook_access_write(IOHOOK_SPACE_MEM, T_BASE + 0x40,
-						    4, 0x12340000, &mask));
+						    4, 0x12340000, &mask, &keep));
 	KUNIT_EXPECT_EQ(test, mask, 0xffff0080ULL);
+	/* ro and rw bits keep the hardware's value in a partial write. */
+	KUNIT_EXPECT_EQ(test, keep, 0xffff0080ULL);
+	KUNIT_EXPECT_EQ(test, iohook_hw_write_value(0x12345678, mask, keep, 0xaabbccdd),
+			0xaabb56f8ULL);
 	KUNIT_ASSERT_TRUE(test, iohook_access_read(IOHOOK_SPACE_MEM, T_BASE + 0x42,
 						   2, &mask, &value));
 	KUNIT_EXPECT_EQ(test, value, 0x1234ULL);
@@ -207,7 +211,7 @@ static void iohook_test_rc_wc_hits(struct kunit *test)
 		SPEC(IOHOOK_SPACE_MEM, T_BASE + 0x90, 2, 0x0108, 0x0108, IOHOOK_WC),
 	};
 	struct iohook_spec out;
-	u64 mask, value;
+	u64 mask, value, keep;
 
 	KUNIT_ASSERT_EQ(test, iohook_add_many(specs, 2), 0);
 	/* rc: a byte read clears that byte's bits only. */
@@ -220,10 +224,14 @@ static void iohook_test_rc_wc_hits(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, T_BASE + 0x80, &out), 0);
 	KUNIT_EXPECT_EQ(test, out.hits, 3ULL);
 	/* wc: writing 1 clears, 0 keeps. */
-	iohook_access_write(IOHOOK_SPACE_MEM, T_BASE + 0x90, 2, 0x0008, &mask);
+	iohook_access_write(IOHOOK_SPACE_MEM, T_BASE + 0x90, 2, 0x0008, &mask, &keep);
+	/* wc bits are written to the hardware as 0. */
+	KUNIT_EXPECT_EQ(test, mask, 0x0108ULL);
+	KUNIT_EXPECT_EQ(test, keep, 0ULL);
+	KUNIT_EXPECT_EQ(test, iohook_hw_write_value(0xffff, mask, keep, 0xffff), 0xfef7ULL);
 	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, T_BASE + 0x90, &out), 0);
 	KUNIT_EXPECT_EQ(test, out.value, 0x0100ULL);
-	iohook_access_write(IOHOOK_SPACE_MEM, T_BASE + 0x91, 1, 0x01, &mask);
+	iohook_access_write(IOHOOK_SPACE_MEM, T_BASE + 0x91, 1, 0x01, &mask, &keep);
 	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, T_BASE + 0x90, &out), 0);
 	KUNIT_EXPECT_EQ(test, out.value, 0ULL);
 	KUNIT_EXPECT_EQ(test, out.hits, 2ULL);

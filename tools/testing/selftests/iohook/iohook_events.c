@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * iohook_events - real drivers take their event paths, end to end.
+ *
+ * Each test stages overrides through the sysfs ABI, fires the device's
+ * interrupt, and checks what the kernel exposes: slot state, lspci, AER
+ * counters, GPE counters, carrier. Register offsets come from the
+ * capability lists (libpci) and the GPE block from /proc/ioports. Each
+ * test restores the machine (overrides removed, device back, link up).
+ *
+ *   pciehp:  presence on the empty slot 2, attention button on slot 1,
+ *            surprise removal of slot 1
+ *   AER:     correctable and non-fatal errors reported by root port 1
+ *            with Error Source ID = the e1000e
+ *   ACPI:    GPE 0x02 through the level-triggered SCI (I/O ports)
+ *   e1000e:  link loss and recovery through MMIO (BAR0)
+ */
+#include <net/if.h>
+
+#include "iohook_util.h"
+#include "kselftest_harness.h"
+
+#define RP1	"0000:00:1c.0"
+#define RP2	"0000:00:1d.0"
+#define NIC	"0000:01:00.0"
+#define ARMED	IOHOOK_SYS "/armed"
+#define OVR(dev) PCI_DEVS "/" dev "/overrides"
+
+/* Slot Status, Link Status and AER bits (uapi pci_regs.h names). */
+#define SLTSTA_ABP	0x0001
+#define SLTSTA_PDC	0x0008
+#define SLTSTA_PDS	0x0040
+#define SLTSTA_DLLSC	0x0100
+#define LNKSTA_DLLLA	0x2000
+
+static void clear_all(void)
+{
+	sysfs_write(OVR(RP1) "/remove", "all");
+	sysfs_write(OVR(RP2) "/remove", "all");
+	sysfs_write(OVR(NIC) "/remove", "all");
+	sysfs_write(IOHOOK_SYS "/io/remove", "all");
+	sysfs_write(IOHOOK_SYS "/mem/remove", "all");
+	sysfs_write(IOHOOK_SYS "/pciconf/remove", "all");
+}
+
+static int cap_of(const char *bdf, int id, int type)
+{
+	struct pci_access *pacc = pci_open_sysfs();
+	unsigned int dom, bus, dev, fn;
+	struct pci_dev *d;
+	int off = 0;
+
+	sscanf(bdf, "%x:%x:%x.%x", &dom, &bus, &dev, &fn);
+	d = pci_find(pacc, bus, dev, fn);
+	if (d)
+		off = pci_cap_offset(d, id, type);
+	pci_cleanup(pacc);
+	return off;
+}
+
+static int nic_ifname(char *name, size_t len)
+{
+	struct dirent *de;
+	DIR *d = opendir(PCI_DEVS "/" NIC "/net");
+
+	if (!d)
+		return -1;
+	name[0] = 0;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			snprintf(name, len, "%.15s", de->d_name);
+	closedir(d);
+	return name[0] ? 0 : -1;
+}
+
+static long long carrier(const char *ifname)
+{
+	return sysfs_read_num("/sys/class/net/%s/carrier", ifname);
+}
+
+static bool nic_bound(void)
+{
+	char ifname[IFNAMSIZ];
+
+	return path_exists(PCI_DEVS "/" NIC "/driver") && !nic_ifname(ifname, sizeof(ifname));
+}
+
+static bool in_lspci(const char *slot)
+{
+	char out[256];
+
+	run_cmd(out, sizeof(out), "lspci -s %s 2>/dev/null", slot);
+	return out[0] != 0;
+}
+
+/* Bring the e1000e up with carrier, rescanning or powering the slot if gone. */
+static int nic_restore(void)
+{
+	char ifname[IFNAMSIZ], cmd[128];
+
+	if (!path_exists(PCI_DEVS "/" NIC)) {
+		WAIT_FOR(sysfs_write("/sys/bus/pci/slots/1/power", "1") == 0 ||
+			 path_exists(PCI_DEVS "/" NIC), 5000);
+		if (!WAIT_FOR(path_exists(PCI_DEVS "/" NIC), 10000))
+			sysfs_write("/sys/bus/pci/rescan", "1");
+	}
+	if (!WAIT_FOR(nic_bound(), 15000))
+		return -1;
+	nic_ifname(ifname, sizeof(ifname));
+	snprintf(cmd, sizeof(cmd), "ip link set %s up", ifname);
+	if (system(cmd))
+		return -1;
+	return WAIT_FOR(carrier(ifname) == 1, 15000) ? 0 : -1;
+}
+
+FIXTURE(ev)
+{
+	char ifname[IFNAMSIZ];
+};
+
+FIXTURE_SETUP(ev)
+{
+	clear_all();
+	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	ASSERT_EQ(0, nic_restore());
+	ASSERT_EQ(0, nic_ifname(self->ifname, sizeof(self->ifname)));
+}
+
+FIXTURE_TEARDOWN(ev)
+{
+	clear_all();
+	nic_restore();
+}
+
+/* 1a: presence on the empty slot 2, with its uevents. */
+TEST_F(ev, pciehp_presence_on_empty_slot)
+{
+	static const char *const add_vars[] = { "SUBSYSTEM=iohook", "IOHOOK_SPACE=pciconf", NULL };
+	static const char *const fire_vars[] = { "IOHOOK_EVENT=fire_irq", "IOHOOK_VECTOR=0", NULL };
+	int exp = cap_of(RP2, PCI_CAP_ID_EXP, PCI_CAP_NORMAL);
+	int sltsta = exp + PCI_EXP_SLTSTA;
+	char entry[64], name[16], path[256];
+	int fd = uevent_open();
+
+	ASSERT_GT(exp, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, sysfs_read_num("/sys/bus/pci/slots/2/adapter"));
+	/* Presence Detect State (ro while we say so) + Changed (RW1C). */
+	snprintf(entry, sizeof(entry), "%x 1 %x %x wc", sltsta,
+		 SLTSTA_PDS | SLTSTA_PDC, SLTSTA_PDS | SLTSTA_PDC);
+	ASSERT_EQ(0, sysfs_write(OVR(RP2) "/add", entry));
+	snprintf(name, sizeof(name), "/overrides/%x", sltsta);
+	EXPECT_TRUE(uevent_wait(fd, "add", name, add_vars, 2000));
+	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" RP2 "/fire_irq", "0"));
+	EXPECT_TRUE(uevent_wait(fd, "change", "/" RP2, fire_vars, 2000));
+	close(fd);
+
+	/* pciehp's handler read the event and cleared PDC through wc. */
+	snprintf(path, sizeof(path), OVR(RP2) "/%x/value", sltsta);
+	EXPECT_TRUE(WAIT_FOR(sysfs_read_num("%s", path) == SLTSTA_PDS, 3000));
+	EXPECT_EQ(1, sysfs_read_num("/sys/bus/pci/slots/2/adapter"));
+
+	/* Take the card away again: PDC with PDS clear, then restore. */
+	ASSERT_EQ(0, sysfs_writef(path, "%x", SLTSTA_PDC));
+	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" RP2 "/fire_irq", "0"));
+	EXPECT_TRUE(WAIT_FOR(sysfs_read_num("%s", path) == 0, 3000));
+	EXPECT_EQ(0, sysfs_read_num("/sys/bus/pci/slots/2/adapter"));
+	msleep(1500);	/* let pciehp finish with the slot */
+	ASSERT_EQ(0, sysfs_write(OVR(RP2) "/remove", "all"));
+	EXPECT_EQ(0, sysfs_read_num("/sys/bus/pci/slots/2/adapter"));
+}
+
+/*
+ * The slot's power controller, emulated: Power Indicator and Power
+ * Controller Control (Slot Control bits 8-10) become an rw override, so
+ * pciehp's power-off stays in the override. QEMU would otherwise take a
+ * powered-off slot's device away for good.
+ */
+static int sltctl_power_entry(int exp, char *buf, size_t len)
+{
+	struct pci_access *pacc = pci_open_sysfs();
+	struct pci_dev *d = pci_find(pacc, 0, 0x1c, 0);
+	int ctl = d ? pci_read_word(d, exp + PCI_EXP_SLTCTL) : -1;
+
+	pci_cleanup(pacc);
+	if (ctl < 0)
+		return -1;
+	return snprintf(buf, len, "%x 1 %x 7 rw", exp + PCI_EXP_SLTCTL + 1,
+			(ctl >> 8) & 7);
+}
+
+/* The emulated Slot Control bits 8-10 once pciehp has powered off. */
+#define SLTCTL_HI_OFF	0x7	/* Power Indicator off (11b), PCC off (1) */
+
+static long long sltctl_emulated(int exp)
+{
+	return sysfs_read_num(OVR(RP1) "/%x/value", exp + PCI_EXP_SLTCTL + 1);
+}
+
+/* 1b: attention button on slot 1: pciehp powers it off after 5 s. */
+TEST_F(ev, pciehp_attention_button)
+{
+	int exp = cap_of(RP1, PCI_CAP_ID_EXP, PCI_CAP_NORMAL);
+	char entry[64];
+
+	ASSERT_GT(exp, 0);
+	ASSERT_EQ(1, sysfs_read_num("/sys/bus/pci/slots/1/power"));
+	ASSERT_TRUE(in_lspci("01:00.0"));
+	ASSERT_LT(0, sltctl_power_entry(exp, entry, sizeof(entry)));
+	ASSERT_EQ(0, sysfs_write(OVR(RP1) "/add", entry));
+	snprintf(entry, sizeof(entry), "%x 1 %x %x wc", exp + PCI_EXP_SLTSTA,
+		 SLTSTA_ABP, SLTSTA_ABP);
+	ASSERT_EQ(0, sysfs_write(OVR(RP1) "/add", entry));
+	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
+	/* pciehp waits 5 s for a second press that would cancel. */
+	EXPECT_TRUE(WAIT_FOR(!in_lspci("01:00.0"), 12000));
+	EXPECT_TRUE(WAIT_FOR(sysfs_read_num("/sys/bus/pci/slots/1/power") == 0, 5000));
+	EXPECT_FALSE(path_exists(PCI_DEVS "/" NIC));
+
+	/* pciehp is done once it has turned the power indicator off. */
+	EXPECT_TRUE(WAIT_FOR(sltctl_emulated(exp) == SLTCTL_HI_OFF, 5000));
+
+	/* Back on through the slot: the e1000e is bound again. */
+	EXPECT_TRUE(WAIT_FOR(sysfs_write("/sys/bus/pci/slots/1/power", "1") == 0, 5000));
+	EXPECT_TRUE(WAIT_FOR(nic_bound(), 15000));
+	EXPECT_EQ(1, sysfs_read_num("/sys/bus/pci/slots/1/power"));
+	EXPECT_TRUE(in_lspci("01:00.0"));
+	ASSERT_EQ(0, sysfs_write(OVR(RP1) "/remove", "all"));
+}
+
+/* 1c: surprise removal: link down, presence gone, config reads all-ones. */
+TEST_F(ev, pciehp_surprise_removal)
+{
+	int exp = cap_of(RP1, PCI_CAP_ID_EXP, PCI_CAP_NORMAL);
+	char entries[256], power[64];
+
+	ASSERT_GT(exp, 0);
+	ASSERT_LT(0, sltctl_power_entry(exp, power, sizeof(power)));
+	ASSERT_EQ(0, sysfs_write(OVR(RP1) "/add", power));
+	snprintf(entries, sizeof(entries),
+		 "%x 2 %x %x wc; %x 2 0 %x ro",
+		 exp + PCI_EXP_SLTSTA, SLTSTA_DLLSC | SLTSTA_PDC,
+		 SLTSTA_DLLSC | SLTSTA_PDC | SLTSTA_PDS,
+		 exp + PCI_EXP_LNKSTA, LNKSTA_DLLLA);
+	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/add", "0 1000 ff ff ro"));
+	ASSERT_EQ(0, sysfs_write(OVR(RP1) "/add", entries));
+	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
+	/* The driver unbinds and the device goes, without a hang. */
+	EXPECT_TRUE(WAIT_FOR(!path_exists(PCI_DEVS "/" NIC), 15000));
+	EXPECT_FALSE(in_lspci("01:00.0"));
+	EXPECT_EQ(0, sysfs_read_num("/sys/bus/pci/slots/1/adapter"));
+	/* The all-ones override outlived the device. */
+	EXPECT_TRUE(path_exists(IOHOOK_SYS "/pciconf/" NIC "+0"));
+	EXPECT_TRUE(WAIT_FOR(sltctl_emulated(exp) == SLTCTL_HI_OFF, 5000));
+
+	/*
+	 * Recovery: the card comes back (link up, config space real
+	 * again, Presence Detect and its change bit set), and pciehp
+	 * powers the emulated slot on and enumerates the e1000e.
+	 */
+	snprintf(entries, sizeof(entries), "%x", exp + PCI_EXP_LNKSTA);
+	EXPECT_EQ(0, sysfs_write(OVR(RP1) "/remove", entries));
+	EXPECT_EQ(0, sysfs_write(IOHOOK_SYS "/pciconf/remove", NIC "+0"));
+	snprintf(entries, sizeof(entries), OVR(RP1) "/%x/value", exp + PCI_EXP_SLTSTA);
+	EXPECT_EQ(0, sysfs_writef(entries, "%x", SLTSTA_PDS | SLTSTA_PDC | SLTSTA_DLLSC));
+	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
+	EXPECT_TRUE(WAIT_FOR(nic_bound(), 15000));
+	EXPECT_EQ(1, sysfs_read_num("/sys/bus/pci/slots/1/power"));
+	EXPECT_EQ(1, sysfs_read_num("/sys/bus/pci/slots/1/adapter"));
+	clear_all();
+	EXPECT_EQ(0, nic_restore());
+	EXPECT_TRUE(in_lspci("01:00.0"));
+}
+
+static long long aer_counter(const char *bdf, const char *file, const char *key)
+{
+	char path[256], line[128];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), PCI_DEVS "/%s/%s", bdf, file);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		size_t n = strlen(key);
+
+		if (!strncmp(line, key, n) && line[n] == ' ')
+			v = atoll(line + n + 1);
+	}
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* Root Error Status, Error Source ID on RP1; the e1000e's status bit. */
+static void aer_stage(struct __test_metadata *_metadata, unsigned int root_sta,
+		      unsigned int src, unsigned int dev_reg, unsigned int bit)
+{
+	int rp_aer = cap_of(RP1, PCI_EXT_CAP_ID_AER, PCI_CAP_EXTENDED);
+	int nic_aer = cap_of(NIC, PCI_EXT_CAP_ID_AER, PCI_CAP_EXTENDED);
+	char entries[256];
+
+	ASSERT_GT(rp_aer, 0);
+	ASSERT_GT(nic_aer, 0);
+	snprintf(entries, sizeof(entries), "%x 4 %x 7f wc; %x 4 %x ffffffff ro",
+		 rp_aer + PCI_ERR_ROOT_STATUS, root_sta,
+		 rp_aer + PCI_ERR_ROOT_COR_SRC, src);
+	ASSERT_EQ(0, sysfs_write(OVR(RP1) "/add", entries));
+	snprintf(entries, sizeof(entries), "%x 4 %x %x wc", nic_aer + dev_reg,
+		 bit, bit);
+	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/add", entries));
+}
+
+/* 2a: a correctable error (Bad TLP) from the e1000e. */
+TEST_F(ev, aer_correctable)
+{
+	long long bad = aer_counter(NIC, "aer_dev_correctable", "BadTLP");
+	long long tot = aer_counter(NIC, "aer_dev_correctable", "TOTAL_ERR_COR");
+	long long rp = sysfs_read_num(PCI_DEVS "/" RP1 "/aer_rootport_total_err_cor");
+
+	ASSERT_GE(bad, 0);
+	ASSERT_GE(rp, 0);
+	aer_stage(_metadata, PCI_ERR_ROOT_COR_RCV, 0x0100, PCI_ERR_COR_STATUS,
+		  PCI_ERR_COR_BAD_TLP);
+	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
+	EXPECT_TRUE(WAIT_FOR(aer_counter(NIC, "aer_dev_correctable", "TOTAL_ERR_COR") == tot + 1, 5000));
+	msleep(300);
+	EXPECT_EQ(bad + 1, aer_counter(NIC, "aer_dev_correctable", "BadTLP"));
+	EXPECT_EQ(tot + 1, aer_counter(NIC, "aer_dev_correctable", "TOTAL_ERR_COR"));
+	EXPECT_EQ(rp + 1, sysfs_read_num(PCI_DEVS "/" RP1 "/aer_rootport_total_err_cor"));
+}
+
+/* 2b: a non-fatal uncorrectable error: the e1000e recovers. */
+TEST_F(ev, aer_nonfatal_recovery)
+{
+	long long tot = aer_counter(NIC, "aer_dev_nonfatal", "TOTAL_ERR_NONFATAL");
+	long long ct = aer_counter(NIC, "aer_dev_nonfatal", "CmpltTO");
+	long long rp = sysfs_read_num(PCI_DEVS "/" RP1 "/aer_rootport_total_err_nonfatal");
+
+	ASSERT_GE(tot, 0);
+	ASSERT_EQ(1, carrier(self->ifname));
+	aer_stage(_metadata, PCI_ERR_ROOT_UNCOR_RCV | PCI_ERR_ROOT_NONFATAL_RCV,
+		  0x0100 << 16, PCI_ERR_UNCOR_STATUS, PCI_ERR_UNC_COMP_TIME);
+	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
+	EXPECT_TRUE(WAIT_FOR(aer_counter(NIC, "aer_dev_nonfatal", "TOTAL_ERR_NONFATAL") == tot + 1, 5000));
+	EXPECT_EQ(ct + 1, aer_counter(NIC, "aer_dev_nonfatal", "CmpltTO"));
+	EXPECT_EQ(rp + 1, sysfs_read_num(PCI_DEVS "/" RP1 "/aer_rootport_total_err_nonfatal"));
+	clear_all();
+	/* Recovery reset the device; it must come back with link. */
+	EXPECT_TRUE(WAIT_FOR(carrier(self->ifname) == 1, 15000));
+	EXPECT_TRUE(nic_bound());
+}
+
+static long long gpe0_status_port(void)
+{
+	char line[256];
+	long long port = -1;
+	FILE *f = fopen("/proc/ioports", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "ACPI GPE0_BLK"))
+			port = strtoll(line, NULL, 16);
+	if (f)
+		fclose(f);
+	return port;
+}
+
+static int sci_irq(void)
+{
+	long long irq = sysfs_read_num("/sys/firmware/acpi/interrupts/sci") ;
+	char line[512];
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	(void)irq;
+	irq = -1;
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, " acpi"))
+			irq = atoi(line);
+	if (f)
+		fclose(f);
+	return irq;
+}
+
+/* 3: GPE 0x02 through the SCI, status cleared by ACPICA through wc. */
+TEST_F(ev, acpi_gpe_through_sci)
+{
+	long long port = gpe0_status_port();
+	int irq = sci_irq();
+	long long before;
+	char entry[64], path[128];
+
+	ASSERT_GT(port, 0);
+	ASSERT_GT(irq, 0);
+	before = sysfs_read_num("/sys/firmware/acpi/interrupts/gpe02");
+	ASSERT_GE(before, 0);
+	/* GPE 2: bit 2 of the first status byte. */
+	snprintf(entry, sizeof(entry), "%llx 1 4 4 wc", port);
+	ASSERT_EQ(0, sysfs_write(IOHOOK_SYS "/io/add", entry));
+	ASSERT_EQ(0, sysfs_writef(IOHOOK_SYS "/fire_irq", "%d", irq));
+	EXPECT_TRUE(WAIT_FOR(sysfs_read_num("/sys/firmware/acpi/interrupts/gpe02") == before + 1, 5000));
+	msleep(300);
+	EXPECT_EQ(before + 1, sysfs_read_num("/sys/firmware/acpi/interrupts/gpe02"));
+	snprintf(path, sizeof(path), IOHOOK_SYS "/io/%llx/value", port);
+	EXPECT_EQ(0, sysfs_read_num("%s", path));
+	EXPECT_LE(2, sysfs_read_num(IOHOOK_SYS "/io/%llx/hits", port));
+}
+
+/* The IRQ of the e1000e's "other" (link) MSI-X vector, and its index. */
+static int nic_other_vector(const char *ifname, int *irq)
+{
+	char line[512], want[32];
+	int idx;
+	FILE *f;
+
+	snprintf(want, sizeof(want), " %s\n", ifname);
+	*irq = -1;
+	f = fopen("/proc/interrupts", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		size_t n = strlen(line), w = strlen(want);
+
+		if (n > w && !strcmp(line + n - w, want))
+			*irq = atoi(line);
+	}
+	if (f)
+		fclose(f);
+	for (idx = 0; idx < 8; idx++)
+		if (msi_irq(NIC, idx) == *irq)
+			return idx;
+	return -1;
+}
+
+/* 4: link loss and recovery through MMIO overrides on BAR0. */
+TEST_F(ev, e1000e_link_loss)
+{
+	int irq, idx = nic_other_vector(self->ifname, &irq);
+
+	ASSERT_GE(idx, 0);
+	ASSERT_EQ(1, carrier(self->ifname));
+	/*
+	 * STATUS.LU (0x8 bit 1) down, ICR.LSC (0xc0 bit 2, read-to-clear)
+	 * raised, and the PHY's BMSR link bit, which this copper MAC reads
+	 * through MDIC (0x20, data bit 2), down.
+	 */
+	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/add",
+				 "bar0+8 4 0 2 ro; bar0+c0 4 4 4 rc; bar0+20 4 0 4 ro"));
+	ASSERT_EQ(0, sysfs_writef(PCI_DEVS "/" NIC "/fire_irq", "%d", idx));
+	EXPECT_TRUE(WAIT_FOR(carrier(self->ifname) == 0, 10000));
+	EXPECT_EQ(0, sysfs_read_num(OVR(NIC) "/bar0+c0/value"));	/* read, cleared */
+
+	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/remove", "bar0+8"));
+	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/remove", "bar0+20"));
+	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/bar0+c0/value", "4"));
+	ASSERT_EQ(0, sysfs_writef(PCI_DEVS "/" NIC "/fire_irq", "%d", idx));
+	EXPECT_TRUE(WAIT_FOR(carrier(self->ifname) == 1, 10000));
+}
+
+TEST_HARNESS_MAIN
