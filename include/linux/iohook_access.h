@@ -32,9 +32,8 @@
 DECLARE_STATIC_KEY_FALSE(iohook_mem_key);
 DECLARE_STATIC_KEY_FALSE(iohook_io_key);
 
-u64 iohook_mem_read(const volatile void __iomem *addr, unsigned int width);
-void iohook_mem_write(u64 val, volatile void __iomem *addr,
-		      unsigned int width);
+u64 iohook_mem_read(const void __iomem *addr, unsigned int width);
+void iohook_mem_write(u64 val, void __iomem *addr, unsigned int width);
 u32 iohook_io_read(u16 port, unsigned int width);
 void iohook_io_write(u32 val, u16 port, unsigned int width);
 

@@ -13,7 +13,7 @@
 #include <linux/pci.h>
 #include <linux/slab.h>
 
-#include "iohook.h"
+#include "internal.h"
 #include "mmio.h"
 
 static void access_exit(struct kunit *test)
@@ -214,9 +214,9 @@ static void iohook_test_arm_race(struct kunit *test)
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
 	for (i = 0; i < 100; i++) {
 		iohook_arm();
-		udelay(50);
+		usleep_range(50, 100);
 		iohook_disarm();
-		udelay(50);
+		usleep_range(50, 100);
 	}
 	kthread_stop(t);
 	KUNIT_EXPECT_GT(test, r.reads, 0UL);

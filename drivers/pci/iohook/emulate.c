@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * emulate.c - the bit semantics of iohook overrides.
+ * The bit semantics of iohook overrides.
  *
  * Pure functions of an override's fields, an access and the hardware
  * value: no locking, no I/O, no allocation, so that the KUnit suite can
@@ -15,7 +15,7 @@
 #include <linux/bits.h>
 #include <linux/minmax.h>
 
-#include "iohook.h"
+#include "internal.h"
 
 /**
  * iohook_width_mask() - all-ones mask for @width bytes

@@ -5,7 +5,7 @@
  */
 #include <kunit/test.h>
 
-#include "iohook.h"
+#include "internal.h"
 
 struct iohook_read_case {
 	const char *desc;
@@ -28,16 +28,22 @@ static const struct iohook_read_case read_cases[] = {
 	{ "w2 unaligned over high byte", 0x6f, 1, 0xff, 0xab, 0x6e, 2, 0x1234, 0xab34, true },
 	{ "w4 over upper word", 0x132, 2, 0xffff, 0x0100, 0x130, 4, 0xdeadbeef, 0x0100beef, true },
 	{ "w4 full mask", 0x130, 4, 0xffffffff, 0x12345678, 0x130, 4, 0, 0x12345678, false },
-	{ "w8 full mask", 0x1000, 8, ~0ULL, 0x0123456789abcdefULL, 0x1000, 8, 0, 0x0123456789abcdefULL, false },
-	{ "w8 top bit only", 0x1000, 8, 1ULL << 63, 1ULL << 63, 0x1000, 8, 1, (1ULL << 63) | 1, true },
-	{ "w1 inside a 4-byte override", 0x100, 4, 0x00ff0000, 0x00550000, 0x102, 1, 0x00, 0x55, false },
-	{ "w1 inside, bits not masked", 0x100, 4, 0x00ff0000, 0x00550000, 0x101, 1, 0x33, 0x33, true },
+	{ "w8 full mask",
+	  0x1000, 8, ~0ULL, 0x0123456789abcdefULL, 0x1000, 8, 0, 0x0123456789abcdefULL, false },
+	{ "w8 top bit only",
+	  0x1000, 8, 1ULL << 63, 1ULL << 63, 0x1000, 8, 1, (1ULL << 63) | 1, true },
+	{ "w1 inside a 4-byte override",
+	  0x100, 4, 0x00ff0000, 0x00550000, 0x102, 1, 0x00, 0x55, false },
+	{ "w1 inside, bits not masked",
+	  0x100, 4, 0x00ff0000, 0x00550000, 0x101, 1, 0x33, 0x33, true },
 	{ "w4 straddles override start", 0x101, 1, 0xff, 0x77, 0x100, 4, 0, 0x7700, true },
-	{ "w4 unaligned over 8-byte", 0x200, 8, ~0ULL, 0x8877665544332211ULL, 0x203, 4, 0, 0x77665544, false },
+	{ "w4 unaligned over 8-byte",
+	  0x200, 8, ~0ULL, 0x8877665544332211ULL, 0x203, 4, 0, 0x77665544, false },
 	{ "no overlap", 0x10, 1, 0xff, 0xff, 0x11, 1, 0x5a, 0x5a, true },
 	{ "byte-filled w4", 0x0, 0x1000, 0xff, 0xff, 0x40, 4, 0x12345678, 0xffffffff, false },
 	{ "byte-filled w8", 0x0, 0x1000, 0xff, 0xa5, 0xff8, 8, 0, 0xa5a5a5a5a5a5a5a5ULL, false },
-	{ "byte-filled end straddled", 0x100, 16, 0xff, 0xaa, 0x10e, 4, 0x11223344, 0x1122aaaa, true },
+	{ "byte-filled end straddled",
+	  0x100, 16, 0xff, 0xaa, 0x10e, 4, 0x11223344, 0x1122aaaa, true },
 };
 
 static void read_case_desc(const struct iohook_read_case *c, char *desc)
@@ -77,7 +83,8 @@ static const struct iohook_write_case write_cases[] = {
 	{ "rw takes value", 0x10, 1, 0x0f, IOHOOK_RW, 0x05, 0x10, 1, 0x0a, 0x0a },
 	{ "rw only masked bits", 0x10, 1, 0x0f, IOHOOK_RW, 0x05, 0x10, 1, 0xff, 0x0f },
 	{ "rw single bit", 0x10, 1, 0x80, IOHOOK_RW, 0x00, 0x10, 1, 0xff, 0x80 },
-	{ "rw w2 into upper half of w4", 0x100, 4, 0xffffffff, IOHOOK_RW, 0x11223344, 0x102, 2, 0xaabb, 0xaabb3344 },
+	{ "rw w2 into upper half of w4",
+	  0x100, 4, 0xffffffff, IOHOOK_RW, 0x11223344, 0x102, 2, 0xaabb, 0xaabb3344 },
 	{ "rw w8 full", 0x0, 8, ~0ULL, IOHOOK_RW, 0, 0x0, 8, ~0ULL, ~0ULL },
 	{ "wc 1 clears", 0x6e, 1, 0xff, IOHOOK_WC, 0x48, 0x6e, 1, 0x08, 0x40 },
 	{ "wc 0 keeps", 0x6e, 1, 0xff, IOHOOK_WC, 0x48, 0x6e, 1, 0x00, 0x48 },

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hook.c - the slow paths the accessors branch to while a space is armed.
+ * The slow paths the accessors branch to while a space is armed.
  *
  * Each one looks the access up in the store (RCU), lets emulate.c decide
  * the overridden bits, and touches the hardware only for the bits that no
@@ -25,7 +25,7 @@
 #include <linux/io.h>
 #include <linux/pci.h>
 
-#include "iohook.h"
+#include "internal.h"
 #include "mmio.h"
 
 #define CREATE_TRACE_POINTS
@@ -118,8 +118,7 @@ bool iohook_access_write(enum iohook_space space, u64 addr,
 	return hit;
 }
 
-static u64 iohook_raw_mem_read(const volatile void __iomem *addr,
-			       unsigned int width)
+static u64 iohook_raw_mem_read(const void __iomem *addr, unsigned int width)
 {
 	switch (width) {
 	case 1:
@@ -133,7 +132,7 @@ static u64 iohook_raw_mem_read(const volatile void __iomem *addr,
 	}
 }
 
-static void iohook_raw_mem_write(u64 val, volatile void __iomem *addr,
+static void iohook_raw_mem_write(u64 val, void __iomem *addr,
 				 unsigned int width)
 {
 	switch (width) {
@@ -161,7 +160,7 @@ static void iohook_raw_mem_write(u64 val, volatile void __iomem *addr,
  *
  * Return: the value the caller reads.
  */
-u64 iohook_mem_read(const volatile void __iomem *addr, unsigned int width)
+u64 iohook_mem_read(const void __iomem *addr, unsigned int width)
 {
 	u64 phys, mask, value, hw = 0, ret;
 	bool touch;
@@ -187,8 +186,7 @@ EXPORT_SYMBOL(iohook_mem_read);
  *
  * Only called while a memory override is armed.
  */
-void iohook_mem_write(u64 val, volatile void __iomem *addr,
-		      unsigned int width)
+void iohook_mem_write(u64 val, void __iomem *addr, unsigned int width)
 {
 	u64 phys, mask, keep, hw = 0;
 	bool touch;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * irq.c - fire a device's interrupt so that its driver's handler runs
+ * Fire a device's interrupt so that its driver's handler runs
  * and finds the event that the overrides emulate.
  *
  * Edge interrupts (MSI, MSI-X, edge IO-APIC lines) go through

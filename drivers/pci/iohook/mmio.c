@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mmio.c - translate an accessor's virtual address to the physical
+ * Translate an accessor's virtual address to the physical
  * address that memory overrides are keyed by.
  *
  * MMIO is reached through ioremap()ed addresses in the vmalloc area, for
@@ -12,7 +12,7 @@
  */
 #include <linux/pgtable.h>
 
-#include "iohook.h"
+#include "internal.h"
 #include "mmio.h"
 
 /**
@@ -22,7 +22,7 @@
  *
  * Return: true if @addr is mapped and @phys was set.
  */
-bool iohook_virt_to_phys(const volatile void __iomem *addr, u64 *phys)
+bool iohook_virt_to_phys(const void __iomem *addr, u64 *phys)
 {
 	unsigned long va = (unsigned long)addr;
 	unsigned int level;

@@ -4,6 +4,6 @@
 
 #include <linux/types.h>
 
-bool iohook_virt_to_phys(const volatile void __iomem *addr, u64 *phys);
+bool iohook_virt_to_phys(const void __iomem *addr, u64 *phys);
 
 #endif

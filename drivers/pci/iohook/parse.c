@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * parse.c - the text format of an override entry:
+ * The text format of an override entry:
  *
  *	LOCATION LENGTH VALUE MASK ATTR
  *
@@ -16,7 +16,7 @@
 #include <linux/pci.h>
 #include <linux/string.h>
 
-#include "iohook.h"
+#include "internal.h"
 #include "parse.h"
 
 /**

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * store.c - the overrides, one maple tree per address space, and arming.
+ * The overrides, one maple tree per address space, and arming.
  *
  * This file owns all iohook state. Writers (add, remove, arm) run in
  * process context and are serialised by iohook_mutex; the trees are
@@ -17,13 +17,17 @@
 #include <linux/notifier.h>
 #include <linux/slab.h>
 
-#include "iohook.h"
+#include "internal.h"
 
-DEFINE_STATIC_KEY_FALSE(iohook_mem_key);
+/*
+ * The accessors' static keys. Every module that uses readl() or inb()
+ * references them, so they are exported to all modules.
+ */
+struct static_key_false iohook_mem_key = STATIC_KEY_FALSE_INIT;
 EXPORT_SYMBOL(iohook_mem_key);
-DEFINE_STATIC_KEY_FALSE(iohook_io_key);
+struct static_key_false iohook_io_key = STATIC_KEY_FALSE_INIT;
 EXPORT_SYMBOL(iohook_io_key);
-DEFINE_STATIC_KEY_FALSE(iohook_pci_key);
+struct static_key_false iohook_pci_key = STATIC_KEY_FALSE_INIT;
 
 static struct static_key_false *const iohook_keys[IOHOOK_NR_SPACES] = {
 	[IOHOOK_SPACE_PCI] = &iohook_pci_key,
@@ -61,6 +65,7 @@ static int __init iohook_store_init(void)
 		mt_init_flags(&iohook_trees[i], MT_FLAGS_USE_RCU);
 	return 0;
 }
+
 /* Before any initcall that could add overrides, the sysfs layer included. */
 pure_initcall(iohook_store_init);
 

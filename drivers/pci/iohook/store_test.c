@@ -8,7 +8,7 @@
 #include <kunit/test.h>
 #include <linux/jump_label.h>
 
-#include "iohook.h"
+#include "internal.h"
 
 /* Far above any RAM or BAR of the test machine, below the 52-bit limit. */
 #define T_BASE		0x000a000000000000ULL
@@ -37,8 +37,10 @@ static const struct iohook_validate_case validate_cases[] = {
 	{ "bad space", SPEC(IOHOOK_NR_SPACES, 0x620, 1, 0, 1, IOHOOK_RO), -EINVAL },
 	{ "byte-filled ro ok", SPEC(IOHOOK_SPACE_PCI, PCI0(0), 0x1000, 0xff, 0xff, IOHOOK_RO), 0 },
 	{ "byte-filled rw", SPEC(IOHOOK_SPACE_PCI, PCI0(0), 16, 0xff, 0xff, IOHOOK_RW), -EINVAL },
-	{ "byte-filled value > byte", SPEC(IOHOOK_SPACE_PCI, PCI0(0), 16, 0x100, 0xff, IOHOOK_RO), -EINVAL },
-	{ "byte-filled past 0xfff", SPEC(IOHOOK_SPACE_PCI, PCI0(0x10), 0x1000, 0xff, 0xff, IOHOOK_RO), -ERANGE },
+	{ "byte-filled value > byte",
+	  SPEC(IOHOOK_SPACE_PCI, PCI0(0), 16, 0x100, 0xff, IOHOOK_RO), -EINVAL },
+	{ "byte-filled past 0xfff",
+	  SPEC(IOHOOK_SPACE_PCI, PCI0(0x10), 0x1000, 0xff, 0xff, IOHOOK_RO), -ERANGE },
 	{ "config last byte ok", SPEC(IOHOOK_SPACE_PCI, PCI0(0xfff), 1, 0, 1, IOHOOK_RO), 0 },
 	{ "config past 0xfff", SPEC(IOHOOK_SPACE_PCI, PCI0(0xfff), 2, 0, 1, IOHOOK_RO), -ERANGE },
 	{ "port 0xffff ok", SPEC(IOHOOK_SPACE_IO, 0xffff, 1, 0, 1, IOHOOK_RO), 0 },

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sysfs-dev.c - per PCI device: /sys/bus/pci/devices/D:B:D.F/overrides/
+ * Per PCI device: /sys/bus/pci/devices/D:B:D.F/overrides/
  * (add, remove, one directory per override) and fire_irq.
  *
  * A device's overrides are those in its config space and in its BARs'
@@ -208,7 +208,7 @@ static ssize_t fire_irq_store(struct device *dev,
 	struct pci_dev *pdev = to_pci_dev(dev);
 	unsigned int index = 0, irq = 0;
 	char index_env[32], irq_env[32];
-	char *envp[] = { "IOHOOK_EVENT=fire_irq", index_env, irq_env, NULL };
+	char *envp[4];
 	int ret;
 
 	ret = iohook_sysfs_write_allowed();
@@ -221,6 +221,10 @@ static ssize_t fire_irq_store(struct device *dev,
 		return ret;
 	snprintf(index_env, sizeof(index_env), "IOHOOK_VECTOR=%u", index);
 	snprintf(irq_env, sizeof(irq_env), "IOHOOK_IRQ=%u", irq);
+	envp[0] = "IOHOOK_EVENT=fire_irq";
+	envp[1] = index_env;
+	envp[2] = irq_env;
+	envp[3] = NULL;
 	kobject_uevent_env(&dev->kobj, KOBJ_CHANGE, envp);
 	return count;
 }

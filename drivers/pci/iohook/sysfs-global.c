@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sysfs-global.c - /sys/kernel/iohook:
+ * The global directory, /sys/kernel/iohook:
  *
  *	armed		0/1: stage overrides, or make them all take effect
  *	fire_irq	a Linux IRQ number to fire (level-triggered too)
@@ -245,6 +245,7 @@ static int __init iohook_sysfs_init(void)
 		return ret;
 	return iohook_dev_sysfs_init();
 }
+
 /*
  * After the PCI bus type exists (postcore) and before the PCI host
  * bridges are scanned (subsys), so that every device gets its overrides/

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sysfs-override.c - the per-override kobject directories, and what every
+ * The per-override kobject directories, and what every
  * "add" file shares: permission checks and all-or-nothing parsing.
  *
  * Each override appears as a directory named by its start, with one
@@ -22,6 +22,7 @@
 
 #include "sysfs.h"
 
+/* Protects every directory's entry list and the list of PCI devices. */
 DEFINE_MUTEX(iohook_sysfs_mutex);
 
 struct iohook_ovr_kobj {

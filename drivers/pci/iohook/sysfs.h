@@ -9,7 +9,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 
-#include "iohook.h"
+#include "internal.h"
 #include "parse.h"
 
 /*

@@ -50,8 +50,9 @@ static int cap_of(const char *bdf, int id, int type)
 	struct pci_dev *d;
 	int off = 0;
 
-	sscanf(bdf, "%x:%x:%x.%x", &dom, &bus, &dev, &fn);
-	d = pci_find(pacc, bus, dev, fn);
+	d = NULL;
+	if (sscanf(bdf, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) == 4)
+		d = pci_find(pacc, bus, dev, fn);
 	if (d)
 		off = pci_cap_offset(d, id, type);
 	pci_cleanup(pacc);
@@ -73,7 +74,7 @@ static int nic_ifname(char *name, size_t len)
 	return name[0] ? 0 : -1;
 }
 
-static long long carrier(const char *ifname)
+static long long link_carrier(const char *ifname)
 {
 	return sysfs_read_num("/sys/class/net/%s/carrier", ifname);
 }
@@ -110,7 +111,7 @@ static int nic_restore(void)
 	snprintf(cmd, sizeof(cmd), "ip link set %s up", ifname);
 	if (system(cmd))
 		return -1;
-	return WAIT_FOR(carrier(ifname) == 1, 15000) ? 0 : -1;
+	return WAIT_FOR(link_carrier(ifname) == 1, 15000) ? 0 : -1;
 }
 
 FIXTURE(ev)
@@ -322,7 +323,8 @@ TEST_F(ev, aer_correctable)
 	aer_stage(_metadata, PCI_ERR_ROOT_COR_RCV, 0x0100, PCI_ERR_COR_STATUS,
 		  PCI_ERR_COR_BAD_TLP);
 	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
-	EXPECT_TRUE(WAIT_FOR(aer_counter(NIC, "aer_dev_correctable", "TOTAL_ERR_COR") == tot + 1, 5000));
+	EXPECT_TRUE(WAIT_FOR(aer_counter(NIC, "aer_dev_correctable",
+					 "TOTAL_ERR_COR") == tot + 1, 5000));
 	msleep(300);
 	EXPECT_EQ(bad + 1, aer_counter(NIC, "aer_dev_correctable", "BadTLP"));
 	EXPECT_EQ(tot + 1, aer_counter(NIC, "aer_dev_correctable", "TOTAL_ERR_COR"));
@@ -337,16 +339,17 @@ TEST_F(ev, aer_nonfatal_recovery)
 	long long rp = sysfs_read_num(PCI_DEVS "/" RP1 "/aer_rootport_total_err_nonfatal");
 
 	ASSERT_GE(tot, 0);
-	ASSERT_EQ(1, carrier(self->ifname));
+	ASSERT_EQ(1, link_carrier(self->ifname));
 	aer_stage(_metadata, PCI_ERR_ROOT_UNCOR_RCV | PCI_ERR_ROOT_NONFATAL_RCV,
 		  0x0100 << 16, PCI_ERR_UNCOR_STATUS, PCI_ERR_UNC_COMP_TIME);
 	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
-	EXPECT_TRUE(WAIT_FOR(aer_counter(NIC, "aer_dev_nonfatal", "TOTAL_ERR_NONFATAL") == tot + 1, 5000));
+	EXPECT_TRUE(WAIT_FOR(aer_counter(NIC, "aer_dev_nonfatal",
+					 "TOTAL_ERR_NONFATAL") == tot + 1, 5000));
 	EXPECT_EQ(ct + 1, aer_counter(NIC, "aer_dev_nonfatal", "CmpltTO"));
 	EXPECT_EQ(rp + 1, sysfs_read_num(PCI_DEVS "/" RP1 "/aer_rootport_total_err_nonfatal"));
 	clear_all();
 	/* Recovery reset the device; it must come back with link. */
-	EXPECT_TRUE(WAIT_FOR(carrier(self->ifname) == 1, 15000));
+	EXPECT_TRUE(WAIT_FOR(link_carrier(self->ifname) == 1, 15000));
 	EXPECT_TRUE(nic_bound());
 }
 
@@ -366,12 +369,10 @@ static long long gpe0_status_port(void)
 
 static int sci_irq(void)
 {
-	long long irq = sysfs_read_num("/sys/firmware/acpi/interrupts/sci") ;
 	char line[512];
 	FILE *f = fopen("/proc/interrupts", "r");
+	int irq = -1;
 
-	(void)irq;
-	irq = -1;
 	while (f && fgets(line, sizeof(line), f))
 		if (strstr(line, " acpi"))
 			irq = atoi(line);
@@ -396,7 +397,8 @@ TEST_F(ev, acpi_gpe_through_sci)
 	snprintf(entry, sizeof(entry), "%llx 1 4 4 wc", port);
 	ASSERT_EQ(0, sysfs_write(IOHOOK_SYS "/io/add", entry));
 	ASSERT_EQ(0, sysfs_writef(IOHOOK_SYS "/fire_irq", "%d", irq));
-	EXPECT_TRUE(WAIT_FOR(sysfs_read_num("/sys/firmware/acpi/interrupts/gpe02") == before + 1, 5000));
+	EXPECT_TRUE(WAIT_FOR(sysfs_read_num("/sys/firmware/acpi/interrupts/gpe02") ==
+			     before + 1, 5000));
 	msleep(300);
 	EXPECT_EQ(before + 1, sysfs_read_num("/sys/firmware/acpi/interrupts/gpe02"));
 	snprintf(path, sizeof(path), IOHOOK_SYS "/io/%llx/value", port);
@@ -434,7 +436,7 @@ TEST_F(ev, e1000e_link_loss)
 	int irq, idx = nic_other_vector(self->ifname, &irq);
 
 	ASSERT_GE(idx, 0);
-	ASSERT_EQ(1, carrier(self->ifname));
+	ASSERT_EQ(1, link_carrier(self->ifname));
 	/*
 	 * STATUS.LU (0x8 bit 1) down, ICR.LSC (0xc0 bit 2, read-to-clear)
 	 * raised, and the PHY's BMSR link bit, which this copper MAC reads
@@ -443,14 +445,14 @@ TEST_F(ev, e1000e_link_loss)
 	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/add",
 				 "bar0+8 4 0 2 ro; bar0+c0 4 4 4 rc; bar0+20 4 0 4 ro"));
 	ASSERT_EQ(0, sysfs_writef(PCI_DEVS "/" NIC "/fire_irq", "%d", idx));
-	EXPECT_TRUE(WAIT_FOR(carrier(self->ifname) == 0, 10000));
+	EXPECT_TRUE(WAIT_FOR(link_carrier(self->ifname) == 0, 10000));
 	EXPECT_EQ(0, sysfs_read_num(OVR(NIC) "/bar0+c0/value"));	/* read, cleared */
 
 	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/remove", "bar0+8"));
 	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/remove", "bar0+20"));
 	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/bar0+c0/value", "4"));
 	ASSERT_EQ(0, sysfs_writef(PCI_DEVS "/" NIC "/fire_irq", "%d", idx));
-	EXPECT_TRUE(WAIT_FOR(carrier(self->ifname) == 1, 10000));
+	EXPECT_TRUE(WAIT_FOR(link_carrier(self->ifname) == 1, 10000));
 }
 
 TEST_HARNESS_MAIN

@@ -116,7 +116,8 @@ TEST_F(ovr, several_entries_one_write)
 {
 	char list[1024];
 
-	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add", "f0 1 11 ff rw; f2 2 3344 ffff ro\nfc 1 1 1 ro\n"));
+	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add",
+				 "f0 1 11 ff rw; f2 2 3344 ffff ro\nfc 1 1 1 ro\n"));
 	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
 	EXPECT_EQ(0x33440011, pci_read_long(self->rp2, 0xf0));
 	dir_listing(RP2_OVR, list, sizeof(list));
@@ -177,7 +178,7 @@ TEST_F(ovr, errors_leave_state_unchanged)
 	unsigned int i;
 
 	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add", "e2 2 0 ffff ro"));
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		snprintf(path, sizeof(path), PCI_DEVS "/%s/overrides", cases[i].dev);
 		dir_listing(path, before, sizeof(before));
 		dir_listing(IOHOOK_SYS "/pciconf", gbefore, sizeof(gbefore));

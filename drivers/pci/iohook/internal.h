@@ -2,8 +2,8 @@
 /*
  * Private declarations shared by the iohook source files.
  */
-#ifndef _DRIVERS_PCI_IOHOOK_IOHOOK_H
-#define _DRIVERS_PCI_IOHOOK_IOHOOK_H
+#ifndef _DRIVERS_PCI_IOHOOK_INTERNAL_H
+#define _DRIVERS_PCI_IOHOOK_INTERNAL_H
 
 #include <linux/atomic.h>
 #include <linux/iohook.h>
@@ -64,4 +64,4 @@ bool iohook_access_write(enum iohook_space space, u64 addr,
 extern const char * const iohook_attr_names[IOHOOK_NR_ATTRS];
 extern const char * const iohook_space_names[IOHOOK_NR_SPACES];
 
-#endif /* _DRIVERS_PCI_IOHOOK_IOHOOK_H */
+#endif /* _DRIVERS_PCI_IOHOOK_INTERNAL_H */
