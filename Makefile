@@ -41,3 +41,15 @@ clean:
 
 distclean:
 	rm -rf $(BUILD_DIR)
+
+# Style and static checks on everything we add: checkpatch --strict on our
+# files and patches, sparse (C=2) on drivers/pci/iohook and access.c.
+KSRC := $(BUILD_DIR)/linux-source-6.1
+OURS := $(wildcard drivers/pci/iohook/*.[ch] include/linux/iohook*.h \
+	  tools/testing/selftests/iohook/*.[ch])
+
+.PHONY: lint
+lint: kernel
+	@for f in $(OURS); do $(KSRC)/scripts/checkpatch.pl --strict --no-tree --terse -f $$f | grep -v '^total' || true; done
+	@for p in patches/*.patch; do $(KSRC)/scripts/checkpatch.pl --strict --no-tree --terse $$p | grep -v '^total' || true; done
+	@$(MAKE) -s -C $(KSRC) O=$(BUILD_DIR)/obj-hook C=2 drivers/pci/iohook/ drivers/pci/access.o
