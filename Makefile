@@ -6,6 +6,7 @@
 #   make check     build, boot under QEMU, run KUnit + kselftests
 #   make demo      build, boot, and narrate the hardware-event demo
 #   make vm CMD=.. run a command in the VM (see scripts/vm-run --help)
+#   make bench     benchmarks: iohook kernel vs the same without, side by side
 #
 # BUILD_DIR (default /var/tmp/iohook) holds the extracted tree, objects,
 # ccache and logs, outside the repository so "git clean" keeps them and
@@ -14,7 +15,7 @@
 BUILD_DIR ?= /var/tmp/iohook
 export BUILD_DIR
 
-.PHONY: all deps kernel selftests check demo vm clean distclean
+.PHONY: all deps kernel selftests check demo vm bench clean distclean
 
 all: kernel
 
@@ -35,6 +36,9 @@ demo: kernel selftests
 
 vm: kernel
 	@scripts/vm-run -- $(CMD)
+
+bench: deps
+	@scripts/bench
 
 clean:
 	rm -rf $(BUILD_DIR)/obj-hook $(BUILD_DIR)/obj-nohook $(BUILD_DIR)/selftests $(BUILD_DIR)/check

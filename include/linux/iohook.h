@@ -66,6 +66,7 @@ enum iohook_attr {
  * @mask: overridden bits of the @len little-endian bytes (0xff when @len > 8)
  * @attr: behaviour of the overridden bits
  * @hits: accesses served (filled in by lookups, ignored by iohook_add())
+ * @flags: IOHOOK_F_* flags
  */
 struct iohook_spec {
 	enum iohook_space space;
@@ -75,7 +76,14 @@ struct iohook_spec {
 	u64 mask;
 	enum iohook_attr attr;
 	u64 hits;
+	unsigned int flags;
 };
+
+/*
+ * No sysfs directory for this override: for in-kernel users that add
+ * thousands of overrides (benchmarks), which sysfs users never see.
+ */
+#define IOHOOK_F_NO_SYSFS	0x1
 
 /**
  * enum iohook_event - what an iohook notifier is told

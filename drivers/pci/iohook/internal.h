@@ -23,6 +23,7 @@ struct iohook_override {
 	u64 mask;
 	atomic64_t value;
 	atomic64_t hits;
+	unsigned int flags;
 	struct rcu_head rcu;
 };
 

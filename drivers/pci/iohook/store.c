@@ -93,6 +93,7 @@ static void iohook_to_spec(const struct iohook_override *ov,
 	spec->len = ov->len;
 	spec->mask = ov->mask;
 	spec->attr = ov->attr;
+	spec->flags = ov->flags;
 	spec->value = atomic64_read(&ov->value);
 	spec->hits = atomic64_read(&ov->hits);
 }
@@ -209,6 +210,7 @@ int iohook_add_many(const struct iohook_spec *specs, unsigned int n)
 		}
 		ovs[i]->space = specs[i].space;
 		ovs[i]->attr = specs[i].attr;
+		ovs[i]->flags = specs[i].flags & IOHOOK_F_NO_SYSFS;
 		ovs[i]->start = specs[i].addr;
 		ovs[i]->len = specs[i].len;
 		ovs[i]->mask = specs[i].mask;
@@ -274,6 +276,24 @@ int iohook_add(const struct iohook_spec *spec)
 }
 EXPORT_SYMBOL_GPL(iohook_add);
 
+/*
+ * The override that starts exactly at @addr. The caller holds
+ * rcu_read_lock() or iohook_mutex.
+ */
+static int iohook_find_start(enum iohook_space space, u64 addr,
+			     struct iohook_override **ovp)
+{
+	struct iohook_override *ov;
+
+	if (space >= IOHOOK_NR_SPACES)
+		return -EINVAL;
+	ov = mtree_load(&iohook_trees[space], addr);
+	if (!ov || ov->start != addr)
+		return -ENOENT;
+	*ovp = ov;
+	return 0;
+}
+
 /* Erase @ov from its tree; the caller holds iohook_mutex. */
 static void iohook_erase(struct iohook_override *ov)
 {
@@ -299,16 +319,13 @@ static void iohook_erase(struct iohook_override *ov)
 int iohook_remove(enum iohook_space space, u64 addr)
 {
 	struct iohook_override *ov;
-	int ret = -ENOENT;
+	int ret;
 
-	if (space >= IOHOOK_NR_SPACES)
-		return -EINVAL;
 	mutex_lock(&iohook_mutex);
-	ov = mtree_load(&iohook_trees[space], addr);
-	if (ov && ov->start == addr) {
+	ret = iohook_find_start(space, addr, &ov);
+	if (!ret) {
 		iohook_erase(ov);
 		iohook_update_keys();
-		ret = 0;
 	}
 	mutex_unlock(&iohook_mutex);
 	return ret;
@@ -358,16 +375,12 @@ EXPORT_SYMBOL_GPL(iohook_remove_range);
 int iohook_lookup(enum iohook_space space, u64 addr, struct iohook_spec *out)
 {
 	struct iohook_override *ov;
-	int ret = -ENOENT;
+	int ret;
 
-	if (space >= IOHOOK_NR_SPACES)
-		return -EINVAL;
 	rcu_read_lock();
-	ov = mtree_load(&iohook_trees[space], addr);
-	if (ov && ov->start == addr) {
+	ret = iohook_find_start(space, addr, &ov);
+	if (!ret)
 		iohook_to_spec(ov, out);
-		ret = 0;
-	}
 	rcu_read_unlock();
 	return ret;
 }
@@ -388,13 +401,11 @@ EXPORT_SYMBOL_GPL(iohook_lookup);
 int iohook_set_value(enum iohook_space space, u64 addr, u64 value)
 {
 	struct iohook_override *ov;
-	int ret = -ENOENT;
+	int ret;
 
-	if (space >= IOHOOK_NR_SPACES)
-		return -EINVAL;
 	rcu_read_lock();
-	ov = mtree_load(&iohook_trees[space], addr);
-	if (ov && ov->start == addr) {
+	ret = iohook_find_start(space, addr, &ov);
+	if (!ret) {
 		u64 allowed = ov->len > IOHOOK_MAX_MASKED_LEN ? 0xff : ov->mask;
 
 		ret = -EINVAL;

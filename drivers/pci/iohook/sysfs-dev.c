@@ -147,34 +147,16 @@ static void iohook_dev_remove_all(struct pci_dev *pdev)
 	}
 }
 
+static void iohook_dev_remove_all_cb(void *ctx)
+{
+	iohook_dev_remove_all(ctx);
+}
+
 static ssize_t remove_store(struct kobject *kobj, struct kobj_attribute *attr,
 			    const char *buf, size_t count)
 {
-	struct pci_dev *pdev = to_ipdev(kobj)->pdev;
-	struct iohook_spec spec;
-	struct iohook_entry e = {};
-	char *tok;
-	int ret;
-
-	ret = iohook_sysfs_write_allowed();
-	if (ret)
-		return ret;
-	tok = iohook_sysfs_token(buf, count);
-	if (IS_ERR(tok))
-		return PTR_ERR(tok);
-	if (!strcmp(tok, "all")) {
-		iohook_dev_remove_all(pdev);
-		goto out;
-	}
-	e.len = 1;
-	ret = iohook_parse_location(tok, &e.loc);
-	if (!ret)
-		ret = iohook_resolve_dev(&e, &spec, pdev);
-	if (!ret)
-		ret = iohook_remove(spec.space, spec.addr);
-out:
-	kfree(tok);
-	return ret ?: count;
+	return iohook_sysfs_remove(buf, count, iohook_resolve_dev,
+				   to_ipdev(kobj)->pdev, iohook_dev_remove_all_cb);
 }
 
 static struct kobj_attribute dev_add_attr = __ATTR(add, 0200, NULL, add_store);
@@ -242,7 +224,8 @@ static struct iohook_pdev *iohook_pdev_find(struct pci_dev *pdev)
 
 static int iohook_dev_populate_one(const struct iohook_spec *spec, void *data)
 {
-	iohook_dev_notify(IOHOOK_EVENT_ADD, spec);
+	if (!(spec->flags & IOHOOK_F_NO_SYSFS))
+		iohook_dev_notify(IOHOOK_EVENT_ADD, spec);
 	return 0;
 }
 

@@ -95,36 +95,17 @@ static ssize_t add_store(struct kobject *kobj, struct kobj_attribute *attr,
 				(void *)(uintptr_t)sd->space);
 }
 
+static void iohook_space_remove_all(void *ctx)
+{
+	iohook_remove_range((uintptr_t)ctx, 0, ULONG_MAX);
+}
+
 static ssize_t remove_store(struct kobject *kobj, struct kobj_attribute *attr,
 			    const char *buf, size_t count)
 {
-	struct iohook_space_dir *sd = to_space_dir(kobj);
-	struct iohook_location loc;
-	struct iohook_entry e;
-	struct iohook_spec spec;
-	char *tok;
-	int ret;
-
-	ret = iohook_sysfs_write_allowed();
-	if (ret)
-		return ret;
-	tok = iohook_sysfs_token(buf, count);
-	if (IS_ERR(tok))
-		return PTR_ERR(tok);
-	if (!strcmp(tok, "all")) {
-		iohook_remove_range(sd->space, 0, ULONG_MAX);
-		goto out;
-	}
-	ret = iohook_parse_location(tok, &loc);
-	if (!ret) {
-		e.loc = loc;
-		ret = iohook_resolve_global(&e, &spec, (void *)(uintptr_t)sd->space);
-	}
-	if (!ret)
-		ret = iohook_remove(sd->space, spec.addr);
-out:
-	kfree(tok);
-	return ret ?: count;
+	return iohook_sysfs_remove(buf, count, iohook_resolve_global,
+				   (void *)(uintptr_t)to_space_dir(kobj)->space,
+				   iohook_space_remove_all);
 }
 
 static struct kobj_attribute space_add_attr = __ATTR(add, 0200, NULL, add_store);
@@ -204,6 +185,10 @@ static const struct attribute_group iohook_top_group = {
 static int iohook_notify(struct notifier_block *nb, unsigned long event,
 			 void *data)
 {
+	const struct iohook_spec *spec = data;
+
+	if (spec->flags & IOHOOK_F_NO_SYSFS)
+		return NOTIFY_DONE;
 	iohook_global_notify(event, data);
 	iohook_dev_notify(event, data);
 	return NOTIFY_OK;

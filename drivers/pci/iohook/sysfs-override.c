@@ -283,15 +283,8 @@ void iohook_dir_destroy_list(struct list_head *list)
 	}
 }
 
-/**
- * iohook_sysfs_token() - copy a one-token write, without white space
- * @buf: what was written
- * @count: its length
- *
- * Return: a kmalloc()ed string, or an ERR_PTR: -EINVAL if the write is
- * empty or holds more than one token.
- */
-char *iohook_sysfs_token(const char *buf, size_t count)
+/* A one-token write, without white space, or an ERR_PTR(). */
+static char *iohook_sysfs_token(const char *buf, size_t count)
 {
 	char *s = kstrndup(buf, count, GFP_KERNEL);
 	char *t;
@@ -305,6 +298,44 @@ char *iohook_sysfs_token(const char *buf, size_t count)
 	}
 	memmove(s, t, strlen(t) + 1);
 	return s;
+}
+
+/**
+ * iohook_sysfs_remove() - the body of every "remove" file
+ * @buf: what was written: one location, or "all"
+ * @count: its length
+ * @resolve: turns the location into a spec for this file
+ * @ctx: passed to @resolve and @remove_all
+ * @remove_all: removes every override this file covers
+ *
+ * Return: @count, or -EINVAL, -ENOENT, -EPERM.
+ */
+ssize_t iohook_sysfs_remove(const char *buf, size_t count,
+			    iohook_resolve_fn resolve, void *ctx,
+			    void (*remove_all)(void *ctx))
+{
+	struct iohook_entry e = { .len = 1 };
+	struct iohook_spec spec;
+	char *tok;
+	int ret;
+
+	ret = iohook_sysfs_write_allowed();
+	if (ret)
+		return ret;
+	tok = iohook_sysfs_token(buf, count);
+	if (IS_ERR(tok))
+		return PTR_ERR(tok);
+	if (!strcmp(tok, "all")) {
+		remove_all(ctx);
+	} else {
+		ret = iohook_parse_location(tok, &e.loc);
+		if (!ret)
+			ret = resolve(&e, &spec, ctx);
+		if (!ret)
+			ret = iohook_remove(spec.space, spec.addr);
+	}
+	kfree(tok);
+	return ret ?: count;
 }
 
 /**

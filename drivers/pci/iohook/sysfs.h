@@ -34,7 +34,9 @@ extern const struct kset_uevent_ops iohook_uevent_ops;
 int iohook_sysfs_write_allowed(void);
 ssize_t iohook_sysfs_add(const char *buf, size_t count,
 			 iohook_resolve_fn resolve, void *ctx);
-char *iohook_sysfs_token(const char *buf, size_t count);
+ssize_t iohook_sysfs_remove(const char *buf, size_t count,
+			    iohook_resolve_fn resolve, void *ctx,
+			    void (*remove_all)(void *ctx));
 
 void iohook_dir_init(struct iohook_dir *dir, struct kobject *kobj);
 int iohook_dir_add(struct iohook_dir *dir, const char *name,

@@ -5,10 +5,7 @@
  * e1000e (8086:10d3) at 01:00.0 behind the first. Read through libpci's
  * sysfs access method, the same path lspci and setpci use.
  */
-#include <pci/pci.h>
-#include <stdio.h>
-#include <string.h>
-
+#include "iohook_util.h"
 #include "kselftest_harness.h"
 
 FIXTURE(pci)
@@ -18,27 +15,13 @@ FIXTURE(pci)
 
 FIXTURE_SETUP(pci)
 {
-	self->pacc = pci_alloc();
+	self->pacc = pci_open_sysfs();
 	ASSERT_NE(NULL, self->pacc);
-	self->pacc->method = PCI_ACCESS_SYS_BUS_PCI;
-	pci_init(self->pacc);
-	pci_scan_bus(self->pacc);
 }
 
 FIXTURE_TEARDOWN(pci)
 {
 	pci_cleanup(self->pacc);
-}
-
-static struct pci_dev *find(struct pci_access *pacc, int bus, int dev, int fn)
-{
-	struct pci_dev *d;
-
-	for (d = pacc->devices; d; d = d->next)
-		if (d->domain == 0 && d->bus == bus && d->dev == dev &&
-		    d->func == fn)
-			return d;
-	return NULL;
 }
 
 /* PCI Express capability: Device/Port Type, and Slot Implemented. */
@@ -61,7 +44,7 @@ TEST_F(pci, root_ports_with_slots)
 	unsigned int i;
 
 	for (i = 0; i < 2; i++) {
-		struct pci_dev *d = find(self->pacc, 0, devs[i], 0);
+		struct pci_dev *d = pci_find(self->pacc, 0, devs[i], 0);
 		int slot = 0;
 
 		ASSERT_NE(NULL, d) TH_LOG("00:%02x.0 missing", devs[i]);
@@ -74,8 +57,8 @@ TEST_F(pci, root_ports_with_slots)
 
 TEST_F(pci, e1000e_behind_first_port)
 {
-	struct pci_dev *rp = find(self->pacc, 0, 0x1c, 0);
-	struct pci_dev *d = find(self->pacc, 1, 0, 0);
+	struct pci_dev *rp = pci_find(self->pacc, 0, 0x1c, 0);
+	struct pci_dev *d = pci_find(self->pacc, 1, 0, 0);
 
 	ASSERT_NE(NULL, rp);
 	ASSERT_NE(NULL, d) TH_LOG("01:00.0 missing");
@@ -92,13 +75,13 @@ TEST_F(pci, e1000e_behind_first_port)
 
 TEST_F(pci, second_slot_empty)
 {
-	struct pci_dev *rp = find(self->pacc, 0, 0x1d, 0);
+	struct pci_dev *rp = pci_find(self->pacc, 0, 0x1d, 0);
 	int sec;
 
 	ASSERT_NE(NULL, rp);
 	sec = pci_read_byte(rp, PCI_SECONDARY_BUS);
 	ASSERT_NE(0, sec);
-	EXPECT_EQ(NULL, find(self->pacc, sec, 0, 0));
+	EXPECT_EQ(NULL, pci_find(self->pacc, sec, 0, 0));
 }
 
 TEST_HARNESS_MAIN

@@ -59,21 +59,6 @@ static int cap_of(const char *bdf, int id, int type)
 	return off;
 }
 
-static int nic_ifname(char *name, size_t len)
-{
-	struct dirent *de;
-	DIR *d = opendir(PCI_DEVS "/" NIC "/net");
-
-	if (!d)
-		return -1;
-	name[0] = 0;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.')
-			snprintf(name, len, "%.15s", de->d_name);
-	closedir(d);
-	return name[0] ? 0 : -1;
-}
-
 static long long link_carrier(const char *ifname)
 {
 	return sysfs_read_num("/sys/class/net/%s/carrier", ifname);
@@ -83,7 +68,7 @@ static bool nic_bound(void)
 {
 	char ifname[IFNAMSIZ];
 
-	return path_exists(PCI_DEVS "/" NIC "/driver") && !nic_ifname(ifname, sizeof(ifname));
+	return path_exists(PCI_DEVS "/" NIC "/driver") && !pci_ifname(NIC, ifname, sizeof(ifname));
 }
 
 static bool in_lspci(const char *slot)
@@ -107,7 +92,7 @@ static int nic_restore(void)
 	}
 	if (!WAIT_FOR(nic_bound(), 15000))
 		return -1;
-	nic_ifname(ifname, sizeof(ifname));
+	pci_ifname(NIC, ifname, sizeof(ifname));
 	snprintf(cmd, sizeof(cmd), "ip link set %s up", ifname);
 	if (system(cmd))
 		return -1;
@@ -124,7 +109,7 @@ FIXTURE_SETUP(ev)
 	clear_all();
 	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
 	ASSERT_EQ(0, nic_restore());
-	ASSERT_EQ(0, nic_ifname(self->ifname, sizeof(self->ifname)));
+	ASSERT_EQ(0, pci_ifname(NIC, self->ifname, sizeof(self->ifname)));
 }
 
 FIXTURE_TEARDOWN(ev)

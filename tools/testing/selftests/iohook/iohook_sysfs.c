@@ -279,21 +279,6 @@ TEST_F(ovr, armed_staged_armed_disarmed_rearmed)
 	EXPECT_EQ(0xf0, pci_read_byte(self->rp2, 0xfa));	/* re-armed */
 }
 
-static int nic_ifname(char *name, size_t len)
-{
-	struct dirent *de;
-	DIR *d = opendir(PCI_DEVS "/" NIC "/net");
-
-	if (!d)
-		return -1;
-	name[0] = 0;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.')
-			snprintf(name, len, "%.15s", de->d_name);
-	closedir(d);
-	return name[0] ? 0 : -1;
-}
-
 /* The e1000e driver's own register dump: its er32() reads, via ETHTOOL_GREGS. */
 static int nic_status_reg(const char *ifname, unsigned int *status)
 {
@@ -327,7 +312,7 @@ TEST_F(ovr, bar_mmio_entry_seen_by_driver)
 	unsigned int real, seen;
 	char ifname[IFNAMSIZ], entry[64];
 
-	if (nic_ifname(ifname, sizeof(ifname)))
+	if (pci_ifname(NIC, ifname, sizeof(ifname)))
 		SKIP(return, "no e1000e network interface");
 	ASSERT_EQ(0, nic_status_reg(ifname, &real));
 	/* STATUS (BAR0 + 8), one bit: flip bit 31 against the hardware. */
@@ -412,7 +397,7 @@ TEST_F(ovr, fire_irq_msix_vectors)
 	char ifname[IFNAMSIZ], cmd[128];
 	int idx;
 
-	if (nic_ifname(ifname, sizeof(ifname)))
+	if (pci_ifname(NIC, ifname, sizeof(ifname)))
 		SKIP(return, "no e1000e network interface");
 	snprintf(cmd, sizeof(cmd), "ip link set %s up", ifname);
 	ASSERT_EQ(0, system(cmd));

@@ -296,6 +296,25 @@ static inline int pci_cap_offset(struct pci_dev *d, int id, int type)
 	return cap ? cap->addr : 0;
 }
 
+/* The network interface of PCI device @bdf (first one), or -1. */
+static inline int pci_ifname(const char *bdf, char *name, size_t len)
+{
+	char path[256];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), PCI_DEVS "/%s/net", bdf);
+	d = opendir(path);
+	if (!d)
+		return -1;
+	name[0] = 0;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			snprintf(name, len, "%.15s", de->d_name);
+	closedir(d);
+	return name[0] ? 0 : -1;
+}
+
 /* Output of a shell command (first line) into @buf; returns exit status. */
 static inline int run_cmd(char *buf, size_t len, const char *fmt, ...)
 {

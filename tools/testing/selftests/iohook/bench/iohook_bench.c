@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * iohook_bench - in-kernel benchmarks of iohook, for "make bench" only.
+ *
+ * Every comparison is measured side by side in the same boot, with the
+ * same loop and data: the two variants alternate, repetition by
+ * repetition, and each figure is the median (with min and max) of
+ * IOHOOK_BENCH_REPS repetitions, in nanoseconds per operation.
+ * Results are printed as "iohook_bench: RESULT name median min max"
+ * lines, which scripts/bench turns into a table and a JSON file.
+ *
+ *   off     hooked accessor, nothing armed, against the raw instruction
+ *   miss    armed, N overrides elsewhere in the space, against disarmed
+ *   hit     an overridden read as N grows
+ *   lookup  maple tree against the 2013 design's linked list
+ */
+#include <linux/io.h>
+#include <linux/iohook.h>
+#include <linux/irqflags.h>
+#include <linux/ktime.h>
+#include <linux/maple_tree.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+
+#define IOHOOK_BENCH_REPS	7
+#define BATCH			256
+/* Far from any RAM or BAR; PCI domain 0xabcd has no device. */
+#define MEM_BASE		0x000a000000000000ULL
+#define PCI_BASE		(0xabcdULL << 32)
+
+static volatile u64 sink;
+
+static __always_inline u32 raw_readl(const volatile void __iomem *addr)
+{
+	u32 ret;
+
+	asm volatile("movl %1,%0" : "=r"(ret)
+		     : "m" (*(volatile u32 __force *)addr) : "memory");
+	return ret;
+}
+
+enum op {
+	OP_READL_HOOKED, OP_READL_RAW, OP_INB_HOOKED, OP_INB_RAW,
+	OP_CFG_HOOKED, OP_CFG_RAW,
+};
+
+struct target {
+	void __iomem *addr;
+	u16 port;
+	struct pci_dev *pdev;
+};
+
+/* Time @iters operations with interrupts off; ns * 1000 per op. */
+static u64 run_op(enum op op, const struct target *t, unsigned long iters)
+{
+	unsigned long flags, i;
+	u64 start, end, acc = 0;
+	u32 v;
+
+	local_irq_save(flags);
+	start = ktime_get_ns();
+	for (i = 0; i < iters; i++) {
+		switch (op) {
+		case OP_READL_HOOKED:
+			acc += readl(t->addr);
+			break;
+		case OP_READL_RAW:
+			acc += raw_readl(t->addr);
+			break;
+		case OP_INB_HOOKED:
+			acc += inb(t->port);
+			break;
+		case OP_INB_RAW:
+			acc += __inb(t->port);
+			break;
+		case OP_CFG_HOOKED:
+			pci_read_config_dword(t->pdev, 0, &v);
+			acc += v;
+			break;
+		case OP_CFG_RAW:
+			t->pdev->bus->ops->read(t->pdev->bus, t->pdev->devfn,
+						0, 4, &v);
+			acc += v;
+			break;
+		}
+	}
+	end = ktime_get_ns();
+	local_irq_restore(flags);
+	sink = acc;
+	return div64_u64((end - start) * 1000, iters);
+}
+
+/* Enough iterations for about 10 ms per repetition. */
+static unsigned long calibrate(enum op op, const struct target *t)
+{
+	u64 ps = max_t(u64, run_op(op, t, 200), 1);
+
+	return clamp_t(u64, 10000000000ULL / ps, 200, 2000000);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void report(const char *name, u64 *v)
+{
+	sort(v, IOHOOK_BENCH_REPS, sizeof(*v), cmp_u64, NULL);
+	pr_info("iohook_bench: RESULT %s %llu.%03llu %llu.%03llu %llu.%03llu\n",
+		name, v[IOHOOK_BENCH_REPS / 2] / 1000, v[IOHOOK_BENCH_REPS / 2] % 1000,
+		v[0] / 1000, v[0] % 1000, v[IOHOOK_BENCH_REPS - 1] / 1000,
+		v[IOHOOK_BENCH_REPS - 1] % 1000);
+}
+
+/* Two variants measured alternately, repetition by repetition. */
+static void pair(const char *name_a, enum op a, const char *name_b, enum op b,
+		 const struct target *t, void (*between)(bool first))
+{
+	u64 va[IOHOOK_BENCH_REPS], vb[IOHOOK_BENCH_REPS];
+	unsigned long iters = calibrate(a, t);
+	int r;
+
+	for (r = 0; r < IOHOOK_BENCH_REPS; r++) {
+		if (between)
+			between(true);
+		va[r] = run_op(a, t, iters);
+		if (between)
+			between(false);
+		vb[r] = run_op(b, t, iters);
+	}
+	report(name_a, va);
+	report(name_b, vb);
+}
+
+/* N overrides at other addresses of @space (none at the target). */
+static int fill(enum iohook_space space, unsigned int n, unsigned int skip)
+{
+	struct iohook_spec *specs;
+	unsigned int i, done = 0;
+	int ret = 0;
+
+	specs = kcalloc(BATCH, sizeof(*specs), GFP_KERNEL);
+	if (!specs)
+		return -ENOMEM;
+	while (!ret && done < n) {
+		unsigned int b = min_t(unsigned int, BATCH, n - done);
+
+		for (i = 0; i < b; i++) {
+			u64 k = done + i + skip;
+
+			specs[i] = (struct iohook_spec) {
+				.space = space, .len = 4, .mask = 0xffffffff,
+				.attr = IOHOOK_RO, .flags = IOHOOK_F_NO_SYSFS,
+				.addr = space == IOHOOK_SPACE_PCI ?
+					PCI_BASE + ((k / 1024) << 12) + (k % 1024) * 4 :
+					MEM_BASE + k * 16,
+			};
+		}
+		ret = iohook_add_many(specs, b);
+		done += b;
+	}
+	kfree(specs);
+	return ret;
+}
+
+static void clear(void)
+{
+	iohook_disarm();
+	iohook_remove_range(IOHOOK_SPACE_MEM, MEM_BASE, MEM_BASE + (1ULL << 32));
+	iohook_remove_range(IOHOOK_SPACE_PCI, PCI_BASE, PCI_BASE + (1ULL << 32) - 1);
+	iohook_remove_range(IOHOOK_SPACE_MEM, 0, MEM_BASE - 1);
+}
+
+static void arm_second(bool first)
+{
+	if (first)
+		iohook_disarm();
+	else
+		iohook_arm();
+}
+
+static const unsigned int miss_n[] = { 1, 100, 10000, 100000 };
+
+static void bench_off(struct target *kbuf, struct target *bar,
+		      struct target *port, struct target *cfg)
+{
+	clear();
+	pair("off.readl_kbuf.hooked", OP_READL_HOOKED,
+	     "off.readl_kbuf.raw", OP_READL_RAW, kbuf, NULL);
+	if (bar->addr)
+		pair("off.readl_bar.hooked", OP_READL_HOOKED,
+		     "off.readl_bar.raw", OP_READL_RAW, bar, NULL);
+	pair("off.inb.hooked", OP_INB_HOOKED, "off.inb.raw", OP_INB_RAW,
+	     port, NULL);
+	if (cfg->pdev)
+		pair("off.cfg_dword.hooked", OP_CFG_HOOKED,
+		     "off.cfg_dword.raw", OP_CFG_RAW, cfg, NULL);
+}
+
+static void bench_miss(struct target *kbuf, struct target *cfg)
+{
+	char a[48], b[48];
+	unsigned int i, have = 0;
+
+	clear();
+	for (i = 0; i < ARRAY_SIZE(miss_n); i++) {
+		if (fill(IOHOOK_SPACE_PCI, miss_n[i] - have, have))
+			return;
+		have = miss_n[i];
+		snprintf(a, sizeof(a), "miss.cfg_dword.disarmed.%u", have);
+		snprintf(b, sizeof(b), "miss.cfg_dword.armed.%u", have);
+		if (cfg->pdev)
+			pair(a, OP_CFG_HOOKED, b, OP_CFG_HOOKED, cfg, arm_second);
+	}
+	clear();
+	have = 0;
+	for (i = 0; i < ARRAY_SIZE(miss_n); i++) {
+		if (fill(IOHOOK_SPACE_MEM, miss_n[i] - have, have))
+			return;
+		have = miss_n[i];
+		snprintf(a, sizeof(a), "miss.readl_kbuf.disarmed.%u", have);
+		snprintf(b, sizeof(b), "miss.readl_kbuf.armed.%u", have);
+		pair(a, OP_READL_HOOKED, b, OP_READL_HOOKED, kbuf, arm_second);
+	}
+	clear();
+}
+
+static void bench_hit(struct target *kbuf)
+{
+	struct iohook_spec spec = {
+		.space = IOHOOK_SPACE_MEM, .len = 4, .mask = 0xffffffff,
+		.attr = IOHOOK_RO, .value = 0x5a5a5a5a,
+		.flags = IOHOOK_F_NO_SYSFS,
+		.addr = virt_to_phys((void __force *)kbuf->addr),
+	};
+	u64 v[IOHOOK_BENCH_REPS];
+	unsigned int i, have = 1;
+	char name[48];
+	int r;
+
+	clear();
+	if (iohook_add(&spec))
+		return;
+	iohook_arm();
+	for (i = 0; i < ARRAY_SIZE(miss_n); i++) {
+		if (miss_n[i] > have && fill(IOHOOK_SPACE_MEM, miss_n[i] - have, have))
+			break;
+		have = miss_n[i];
+		for (r = 0; r < IOHOOK_BENCH_REPS; r++)
+			v[r] = run_op(OP_READL_HOOKED, kbuf, 20000);
+		snprintf(name, sizeof(name), "hit.readl_kbuf.%u", have);
+		report(name, v);
+	}
+	clear();
+}
+
+/* The two lookup structures over the same entries. */
+struct entry {
+	u64 start;
+	u32 len;
+	struct list_head node;
+};
+
+static void bench_lookup(void)
+{
+	static const unsigned int ns[] = { 10, 1000, 10000 };
+	unsigned int i, k, lookups;
+
+	for (i = 0; i < ARRAY_SIZE(ns); i++) {
+		u64 vm[IOHOOK_BENCH_REPS], vl[IOHOOK_BENCH_REPS];
+		struct entry *e = kvcalloc(ns[i], sizeof(*e), GFP_KERNEL);
+		struct maple_tree mt;
+		LIST_HEAD(list);
+		char name[48];
+		int r;
+
+		if (!e)
+			return;
+		mt_init_flags(&mt, MT_FLAGS_USE_RCU);
+		for (k = 0; k < ns[i]; k++) {
+			e[k].start = MEM_BASE + k * 16;
+			e[k].len = 4;
+			list_add_tail(&e[k].node, &list);
+			mtree_insert_range(&mt, e[k].start, e[k].start + 3, &e[k],
+					   GFP_KERNEL);
+		}
+		lookups = ns[i] >= 10000 ? 2000 : 20000;
+		for (r = 0; r < IOHOOK_BENCH_REPS; r++) {
+			u32 seed = 12345;
+			u64 t0, t1, t2, acc = 0;
+			unsigned long j;
+
+			t0 = ktime_get_ns();
+			rcu_read_lock();
+			for (j = 0; j < lookups; j++) {
+				u64 a = MEM_BASE + (seed % ns[i]) * 16 + 2;
+
+				seed = seed * 1103515245 + 12345;
+				acc += (unsigned long)mtree_load(&mt, a);
+			}
+			rcu_read_unlock();
+			t1 = ktime_get_ns();
+			seed = 12345;
+			for (j = 0; j < lookups; j++) {
+				u64 a = MEM_BASE + (seed % ns[i]) * 16 + 2;
+				struct entry *p;
+
+				seed = seed * 1103515245 + 12345;
+				list_for_each_entry(p, &list, node)
+					if (a >= p->start && a < p->start + p->len) {
+						acc += (unsigned long)p;
+						break;
+					}
+			}
+			t2 = ktime_get_ns();
+			sink = acc;
+			vm[r] = div64_u64((t1 - t0) * 1000, lookups);
+			vl[r] = div64_u64((t2 - t1) * 1000, lookups);
+		}
+		snprintf(name, sizeof(name), "lookup.maple.%u", ns[i]);
+		report(name, vm);
+		snprintf(name, sizeof(name), "lookup.list.%u", ns[i]);
+		report(name, vl);
+		mtree_destroy(&mt);
+		kvfree(e);
+	}
+}
+
+static int __init iohook_bench_init(void)
+{
+	struct target kbuf = {}, bar = {}, port = { .port = 0x80 }, cfg = {};
+	struct pci_dev *nic, *rp = NULL;
+	u32 *buf = kzalloc(64, GFP_KERNEL);
+
+	if (!buf)
+		return -ENOMEM;
+	kbuf.addr = (void __iomem __force *)buf;
+	nic = pci_get_device(PCI_VENDOR_ID_INTEL, 0x10d3, NULL);
+	if (nic)
+		bar.addr = pci_iomap(nic, 0, 0);
+	if (bar.addr)
+		bar.addr += 8;		/* STATUS */
+	while ((rp = pci_get_class(PCI_CLASS_BRIDGE_PCI << 8, rp)))
+		if (pci_is_pcie(rp) && pci_pcie_type(rp) == PCI_EXP_TYPE_ROOT_PORT)
+			break;
+	cfg.pdev = rp;
+
+	pr_info("iohook_bench: start\n");
+	bench_off(&kbuf, &bar, &port, &cfg);
+	bench_miss(&kbuf, &cfg);
+	bench_hit(&kbuf);
+	bench_lookup();
+	pr_info("iohook_bench: done\n");
+
+	clear();
+	if (bar.addr)
+		pci_iounmap(nic, bar.addr - 8);
+	pci_dev_put(nic);
+	pci_dev_put(rp);
+	kfree(buf);
+	return 0;
+}
+
+static void __exit iohook_bench_exit(void)
+{
+}
+
+module_init(iohook_bench_init);
+module_exit(iohook_bench_exit);
+MODULE_DESCRIPTION("iohook benchmarks (make bench)");
+MODULE_LICENSE("GPL");
