@@ -41,7 +41,7 @@ bench: deps
 	@scripts/bench
 
 clean:
-	rm -rf $(BUILD_DIR)/obj-hook $(BUILD_DIR)/obj-nohook $(BUILD_DIR)/selftests $(BUILD_DIR)/check
+	rm -rf $(BUILD_DIR)/obj-* $(BUILD_DIR)/selftests $(BUILD_DIR)/check $(BUILD_DIR)/bench
 
 distclean:
 	rm -rf $(BUILD_DIR)

@@ -135,10 +135,10 @@ int iohook_unregister_notifier(struct notifier_block *nb);
 
 /* Config-space slow paths, called from drivers/pci/access.c. */
 DECLARE_STATIC_KEY_FALSE(iohook_pci_key);
-int iohook_pci_read(struct pci_bus *bus, unsigned int devfn, int pos,
-		    int len, u32 *val);
-int iohook_pci_write(struct pci_bus *bus, unsigned int devfn, int pos,
-		     int len, u32 val);
+int __cold iohook_pci_read(struct pci_bus *bus, unsigned int devfn, int pos,
+			   int len, u32 *val);
+int __cold iohook_pci_write(struct pci_bus *bus, unsigned int devfn, int pos,
+			    int len, u32 val);
 #define iohook_pci_active()	static_branch_unlikely(&iohook_pci_key)
 
 #else

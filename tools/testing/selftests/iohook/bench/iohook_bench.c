@@ -280,7 +280,7 @@ static void bench_lookup(void)
 
 		if (!e)
 			return;
-		mt_init_flags(&mt, MT_FLAGS_USE_RCU);
+		mt_init(&mt);
 		for (k = 0; k < ns[i]; k++) {
 			e[k].start = MEM_BASE + k * 16;
 			e[k].len = 4;
