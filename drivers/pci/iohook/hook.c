@@ -53,6 +53,8 @@ bool iohook_access_read(enum iohook_space space, u64 addr,
 
 	*mask = 0;
 	*value = 0;
+	if (!iohook_store_may_cover(space, addr, width))
+		return false;
 	rcu_read_lock();
 	while ((ov = iohook_store_first(space, &index, addr + width - 1))) {
 		struct iohook_contrib c;
@@ -95,6 +97,8 @@ bool iohook_access_write(enum iohook_space space, u64 addr,
 
 	*mask = 0;
 	*keep = 0;
+	if (!iohook_store_may_cover(space, addr, width))
+		return false;
 	rcu_read_lock();
 	while ((ov = iohook_store_first(space, &index, addr + width - 1))) {
 		s64 old = atomic64_read(&ov->value);

@@ -52,6 +52,8 @@ u64 iohook_hw_write_value(u64 data, u64 cover, u64 keep, u64 hw);
 u64 iohook_merge(u64 hw, u64 mask, u64 value);
 
 /* store.c: lookup for the access paths, under rcu_read_lock(). */
+bool iohook_store_may_cover(enum iohook_space space, u64 addr,
+			    unsigned int width);
 struct iohook_override *iohook_store_first(enum iohook_space space,
 					   unsigned long *index,
 					   unsigned long last);

@@ -11,6 +11,7 @@
  * holds at least one override, so an idle space costs its accessors a
  * NOP.
  */
+#include <linux/hash.h>
 #include <linux/jump_label.h>
 #include <linux/maple_tree.h>
 #include <linux/mutex.h>
@@ -37,9 +38,72 @@ static struct static_key_false *const iohook_keys[IOHOOK_NR_SPACES] = {
 
 static struct maple_tree iohook_trees[IOHOOK_NR_SPACES];
 static unsigned long iohook_count[IOHOOK_NR_SPACES];
+
 static bool iohook_armed;
 static DEFINE_MUTEX(iohook_mutex);
 static BLOCKING_NOTIFIER_HEAD(iohook_notifier);
+
+/*
+ * A counting filter per space, so that a miss usually costs one load
+ * instead of a tree walk: each granule (a config function, a memory page,
+ * 16 ports) that an override touches counts in one of 4096 buckets. A
+ * zero bucket means no override there. Writers update it under
+ * iohook_mutex, counting up before a tree insert and down after an
+ * erase; readers only READ_ONCE() it.
+ */
+#define IOHOOK_FILTER_BITS	12
+static u32 iohook_filter[IOHOOK_NR_SPACES][1 << IOHOOK_FILTER_BITS];
+static const u8 iohook_granule_shift[IOHOOK_NR_SPACES] = {
+	[IOHOOK_SPACE_PCI] = 12,
+	[IOHOOK_SPACE_MEM] = PAGE_SHIFT,
+	[IOHOOK_SPACE_IO] = 4,
+};
+
+static u32 *iohook_bucket(enum iohook_space space, u64 addr)
+{
+	u64 granule = addr >> iohook_granule_shift[space];
+
+	return &iohook_filter[space][hash_64(granule, IOHOOK_FILTER_BITS)];
+}
+
+static void iohook_filter_update(enum iohook_space space, u64 first,
+				 u64 last, int delta)
+{
+	u64 g, gfirst = first >> iohook_granule_shift[space];
+	u64 glast = last >> iohook_granule_shift[space];
+	u32 *b;
+
+	lockdep_assert_held(&iohook_mutex);
+	if (glast - gfirst >= (1 << IOHOOK_FILTER_BITS)) {
+		/* Wider than the filter: every bucket counts it once. */
+		for (b = iohook_filter[space];
+		     b < iohook_filter[space] + (1 << IOHOOK_FILTER_BITS); b++)
+			WRITE_ONCE(*b, *b + delta);
+		return;
+	}
+	for (g = gfirst; g <= glast; g++) {
+		b = &iohook_filter[space][hash_64(g, IOHOOK_FILTER_BITS)];
+		WRITE_ONCE(*b, *b + delta);
+	}
+}
+
+/**
+ * iohook_store_may_cover() - whether an access might touch an override
+ * @space: address space
+ * @addr: first address of the access
+ * @width: its width, 1 to 8
+ *
+ * Lockless. False means no override overlaps the access (the access path
+ * skips the tree); true means look it up.
+ *
+ * Return: false if no override can overlap the access.
+ */
+bool iohook_store_may_cover(enum iohook_space space, u64 addr,
+			    unsigned int width)
+{
+	return READ_ONCE(*iohook_bucket(space, addr)) ||
+	       READ_ONCE(*iohook_bucket(space, addr + width - 1));
+}
 
 const char * const iohook_attr_names[IOHOOK_NR_ATTRS] = {
 	[IOHOOK_RO] = "ro",
@@ -227,11 +291,16 @@ int iohook_add_many(const struct iohook_spec *specs, unsigned int n)
 	}
 	for (done = 0; done < n; done++) {
 		iohook_last(&specs[done], &last);
+		iohook_filter_update(specs[done].space, specs[done].addr,
+				     last, 1);
 		ret = mtree_insert_range(&iohook_trees[specs[done].space],
 					 specs[done].addr, last, ovs[done],
 					 GFP_KERNEL);
-		if (ret)
+		if (ret) {
+			iohook_filter_update(specs[done].space,
+					     specs[done].addr, last, -1);
 			goto rollback;
+		}
 		iohook_count[specs[done].space]++;
 	}
 	iohook_update_keys();
@@ -251,6 +320,9 @@ rollback:
 	while (done--) {
 		mtree_erase(&iohook_trees[specs[done].space], specs[done].addr);
 		iohook_count[specs[done].space]--;
+		iohook_last(&specs[done], &last);
+		iohook_filter_update(specs[done].space, specs[done].addr,
+				     last, -1);
 	}
 	iohook_update_keys();
 	synchronize_rcu();
@@ -302,6 +374,7 @@ static void iohook_erase(struct iohook_override *ov)
 	lockdep_assert_held(&iohook_mutex);
 	mtree_erase(&iohook_trees[ov->space], ov->start);
 	iohook_count[ov->space]--;
+	iohook_filter_update(ov->space, ov->start, ov->start + ov->len - 1, -1);
 	iohook_to_spec(ov, &spec);
 	blocking_notifier_call_chain(&iohook_notifier, IOHOOK_EVENT_REMOVE,
 				     &spec);

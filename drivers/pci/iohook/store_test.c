@@ -239,6 +239,27 @@ static void iohook_test_rc_wc_hits(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, out.hits, 2ULL);
 }
 
+static void iohook_test_filter(struct kunit *test)
+{
+	struct iohook_spec a = SPEC(IOHOOK_SPACE_MEM, T_BASE + 0x5000, 4, 0, 1, IOHOOK_RO);
+	struct iohook_spec big = SPEC(IOHOOK_SPACE_MEM, T_BASE + 0x100000, 0x2000000, 0, 0xff,
+				      IOHOOK_RO);
+
+	/* No override: the filter rules the access out. */
+	KUNIT_EXPECT_FALSE(test, iohook_store_may_cover(IOHOOK_SPACE_MEM, T_BASE + 0x5000, 4));
+	KUNIT_ASSERT_EQ(test, iohook_add(&a), 0);
+	KUNIT_EXPECT_TRUE(test, iohook_store_may_cover(IOHOOK_SPACE_MEM, T_BASE + 0x5000, 4));
+	/* An access that ends in the override's page. */
+	KUNIT_EXPECT_TRUE(test, iohook_store_may_cover(IOHOOK_SPACE_MEM, T_BASE + 0x4ffc, 8));
+	/* Wider than the filter: counted in every bucket, and back out. */
+	KUNIT_ASSERT_EQ(test, iohook_add(&big), 0);
+	KUNIT_EXPECT_TRUE(test, iohook_store_may_cover(IOHOOK_SPACE_MEM, T_BASE + 0x2000000, 1));
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, big.addr), 0);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, a.addr), 0);
+	KUNIT_EXPECT_FALSE(test, iohook_store_may_cover(IOHOOK_SPACE_MEM, T_BASE + 0x5000, 4));
+	KUNIT_EXPECT_FALSE(test, iohook_store_may_cover(IOHOOK_SPACE_MEM, T_BASE + 0x2000000, 1));
+}
+
 static struct kunit_case iohook_store_cases[] = {
 	KUNIT_CASE_PARAM(iohook_test_validate, iohook_validate_gen_params),
 	KUNIT_CASE(iohook_test_overlap),
@@ -247,6 +268,7 @@ static struct kunit_case iohook_store_cases[] = {
 	KUNIT_CASE(iohook_test_arming_keys),
 	KUNIT_CASE(iohook_test_spanning_access),
 	KUNIT_CASE(iohook_test_rc_wc_hits),
+	KUNIT_CASE(iohook_test_filter),
 	{}
 };
 

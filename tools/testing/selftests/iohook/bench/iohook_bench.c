@@ -52,43 +52,71 @@ struct target {
 	struct pci_dev *pdev;
 };
 
+static DEFINE_RAW_SPINLOCK(bench_lock);
+
+/*
+ * The raw config read: what pci_bus_read_config_dword() does (a raw
+ * spinlock with interrupts saved, then bus->ops->read()), without the
+ * static branch.
+ */
+static noinline int raw_cfg_read(struct pci_dev *dev, u32 *v)
+{
+	unsigned long flags;
+	int ret;
+
+	raw_spin_lock_irqsave(&bench_lock, flags);
+	ret = dev->bus->ops->read(dev->bus, dev->devfn, 0, 4, v);
+	raw_spin_unlock_irqrestore(&bench_lock, flags);
+	return ret;
+}
+
+/*
+ * One loop function per operation, so that every variant gets the same
+ * loop and the same code layout (a shared switch would let one variant
+ * fall through to the loop's tail while the other jumps to it).
+ */
+#define BENCH_LOOP(name, expr)						\
+static noinline u64 loop_##name(const struct target *t,		\
+				unsigned long iters)			\
+{									\
+	unsigned long i;						\
+	u64 acc = 0;							\
+	u32 v = 0;							\
+									\
+	for (i = 0; i < iters; i++) {					\
+		expr;							\
+		acc += v;						\
+	}								\
+	return acc;							\
+}
+
+BENCH_LOOP(readl_hooked, v = readl(t->addr))
+BENCH_LOOP(readl_raw, v = raw_readl(t->addr))
+BENCH_LOOP(inb_hooked, v = inb(t->port))
+BENCH_LOOP(inb_raw, v = __inb(t->port))
+BENCH_LOOP(cfg_hooked, pci_read_config_dword(t->pdev, 0, &v))
+BENCH_LOOP(cfg_raw, raw_cfg_read(t->pdev, &v))
+
+static u64 (*const loops[])(const struct target *, unsigned long) = {
+	[OP_READL_HOOKED] = loop_readl_hooked,
+	[OP_READL_RAW] = loop_readl_raw,
+	[OP_INB_HOOKED] = loop_inb_hooked,
+	[OP_INB_RAW] = loop_inb_raw,
+	[OP_CFG_HOOKED] = loop_cfg_hooked,
+	[OP_CFG_RAW] = loop_cfg_raw,
+};
+
 /* Time @iters operations with interrupts off; ns * 1000 per op. */
 static u64 run_op(enum op op, const struct target *t, unsigned long iters)
 {
-	unsigned long flags, i;
-	u64 start, end, acc = 0;
-	u32 v;
+	unsigned long flags;
+	u64 start, end;
 
 	local_irq_save(flags);
 	start = ktime_get_ns();
-	for (i = 0; i < iters; i++) {
-		switch (op) {
-		case OP_READL_HOOKED:
-			acc += readl(t->addr);
-			break;
-		case OP_READL_RAW:
-			acc += raw_readl(t->addr);
-			break;
-		case OP_INB_HOOKED:
-			acc += inb(t->port);
-			break;
-		case OP_INB_RAW:
-			acc += __inb(t->port);
-			break;
-		case OP_CFG_HOOKED:
-			pci_read_config_dword(t->pdev, 0, &v);
-			acc += v;
-			break;
-		case OP_CFG_RAW:
-			t->pdev->bus->ops->read(t->pdev->bus, t->pdev->devfn,
-						0, 4, &v);
-			acc += v;
-			break;
-		}
-	}
+	sink = loops[op](t, iters);
 	end = ktime_get_ns();
 	local_irq_restore(flags);
-	sink = acc;
 	return div64_u64((end - start) * 1000, iters);
 }
 
