@@ -6,6 +6,7 @@
 #define _DRIVERS_PCI_IOHOOK_INTERNAL_H
 
 #include <linux/atomic.h>
+#include <linux/hash.h>
 #include <linux/iohook.h>
 #include <linux/rcupdate.h>
 
@@ -51,9 +52,30 @@ u64 iohook_emul_write_keeps(enum iohook_attr attr, u64 cover);
 u64 iohook_hw_write_value(u64 data, u64 cover, u64 keep, u64 hw);
 u64 iohook_merge(u64 hw, u64 mask, u64 value);
 
-/* store.c: lookup for the access paths, under rcu_read_lock(). */
-bool iohook_store_may_cover(enum iohook_space space, u64 addr,
-			    unsigned int width);
+/* store.c: the counting filter (see there) and the lookup for the access
+ * paths, under rcu_read_lock().
+ */
+#define IOHOOK_FILTER_BITS	12
+extern u32 iohook_filter[IOHOOK_NR_SPACES][1 << IOHOOK_FILTER_BITS];
+extern const u8 iohook_granule_shift[IOHOOK_NR_SPACES];
+
+/*
+ * False when no override can overlap the access, so the access path can
+ * skip the tree: one hash and one load (two if the access crosses a
+ * granule). Lockless; inline because every armed access pays it.
+ */
+static inline bool iohook_store_may_cover(enum iohook_space space, u64 addr,
+					  unsigned int width)
+{
+	unsigned int shift = iohook_granule_shift[space];
+	u64 g = addr >> shift, g2 = (addr + width - 1) >> shift;
+
+	if (READ_ONCE(iohook_filter[space][hash_64(g, IOHOOK_FILTER_BITS)]))
+		return true;
+	return g2 != g &&
+	       READ_ONCE(iohook_filter[space][hash_64(g2, IOHOOK_FILTER_BITS)]);
+}
+
 struct iohook_override *iohook_store_first(enum iohook_space space,
 					   unsigned long *index,
 					   unsigned long last);

@@ -51,20 +51,12 @@ static BLOCKING_NOTIFIER_HEAD(iohook_notifier);
  * iohook_mutex, counting up before a tree insert and down after an
  * erase; readers only READ_ONCE() it.
  */
-#define IOHOOK_FILTER_BITS	12
-static u32 iohook_filter[IOHOOK_NR_SPACES][1 << IOHOOK_FILTER_BITS];
-static const u8 iohook_granule_shift[IOHOOK_NR_SPACES] = {
+u32 iohook_filter[IOHOOK_NR_SPACES][1 << IOHOOK_FILTER_BITS];
+const u8 iohook_granule_shift[IOHOOK_NR_SPACES] = {
 	[IOHOOK_SPACE_PCI] = 12,
 	[IOHOOK_SPACE_MEM] = PAGE_SHIFT,
 	[IOHOOK_SPACE_IO] = 4,
 };
-
-static u32 *iohook_bucket(enum iohook_space space, u64 addr)
-{
-	u64 granule = addr >> iohook_granule_shift[space];
-
-	return &iohook_filter[space][hash_64(granule, IOHOOK_FILTER_BITS)];
-}
 
 static void iohook_filter_update(enum iohook_space space, u64 first,
 				 u64 last, int delta)
@@ -87,23 +79,6 @@ static void iohook_filter_update(enum iohook_space space, u64 first,
 	}
 }
 
-/**
- * iohook_store_may_cover() - whether an access might touch an override
- * @space: address space
- * @addr: first address of the access
- * @width: its width, 1 to 8
- *
- * Lockless. False means no override overlaps the access (the access path
- * skips the tree); true means look it up.
- *
- * Return: false if no override can overlap the access.
- */
-bool iohook_store_may_cover(enum iohook_space space, u64 addr,
-			    unsigned int width)
-{
-	return READ_ONCE(*iohook_bucket(space, addr)) ||
-	       READ_ONCE(*iohook_bucket(space, addr + width - 1));
-}
 
 const char * const iohook_attr_names[IOHOOK_NR_ATTRS] = {
 	[IOHOOK_RO] = "ro",
