@@ -55,5 +55,5 @@ OURS := $(wildcard drivers/pci/iohook/*.[ch] include/linux/iohook*.h \
 .PHONY: lint
 lint: kernel
 	@for f in $(OURS); do $(KSRC)/scripts/checkpatch.pl --strict --no-tree --terse -f $$f | grep -v '^total' || true; done
-	@for p in patches/*.patch; do $(KSRC)/scripts/checkpatch.pl --strict --no-tree --terse $$p | grep -v '^total' || true; done
+	@cd patches && for p in *.patch; do $(KSRC)/scripts/checkpatch.pl --strict --no-tree --terse $$p | grep -v '^total' || true; done
 	@$(MAKE) -s -C $(KSRC) O=$(BUILD_DIR)/obj-hook C=2 drivers/pci/iohook/ drivers/pci/access.o

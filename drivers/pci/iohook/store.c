@@ -79,7 +79,6 @@ static void iohook_filter_update(enum iohook_space space, u64 first,
 	}
 }
 
-
 const char * const iohook_attr_names[IOHOOK_NR_ATTRS] = {
 	[IOHOOK_RO] = "ro",
 	[IOHOOK_RW] = "rw",
