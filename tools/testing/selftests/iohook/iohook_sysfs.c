@@ -431,6 +431,26 @@ TEST_F(ovr, fire_irq_msix_vectors)
 	EXPECT_EQ(-EIO, sysfs_write(PCI_DEVS "/" NIC "/fire_irq", "0"));
 }
 
+/* INTx: the ICH9 SMBus controller's level-triggered IO-APIC line. */
+TEST_F(ovr, fire_irq_intx_level)
+{
+	const char *dev = PCI_DEVS "/0000:00:1f.3";
+	long long irq, before;
+
+	if (!path_exists("%s/driver", dev))
+		SKIP(return, "no bound 00:1f.3 (i801_smbus)");
+	irq = sysfs_read_num("%s/irq", dev);
+	ASSERT_GT(irq, 0);
+	ASSERT_TRUE(path_exists("%s/fire_irq", dev));
+	before = irq_count(irq);
+	ASSERT_GE(before, 0);
+	ASSERT_EQ(0, sysfs_writef(PCI_DEVS "/0000:00:1f.3/fire_irq", "0"));
+	EXPECT_TRUE(WAIT_FOR(irq_count(irq) == before + 1, 2000));
+	msleep(200);
+	EXPECT_EQ(before + 1, irq_count(irq));
+	EXPECT_EQ(-ERANGE, sysfs_write(PCI_DEVS "/0000:00:1f.3/fire_irq", "1"));
+}
+
 static int sci_irq(void)
 {
 	char line[512];
