@@ -47,7 +47,7 @@
 bool iohook_access_read(enum iohook_space space, u64 addr,
 			unsigned int width, u64 *mask, u64 *value)
 {
-	unsigned long index = addr;
+	MA_STATE(mas, &iohook_trees[space], addr, addr);
 	struct iohook_override *ov;
 	bool hit = false;
 
@@ -56,7 +56,7 @@ bool iohook_access_read(enum iohook_space space, u64 addr,
 	if (!iohook_store_may_cover(space, addr, width))
 		return false;
 	rcu_read_lock();
-	while ((ov = iohook_store_first(space, &index, addr + width - 1))) {
+	mas_for_each(&mas, ov, addr + width - 1) {
 		struct iohook_contrib c;
 		u64 clear, cur;
 
@@ -91,7 +91,7 @@ bool iohook_access_read(enum iohook_space space, u64 addr,
 bool iohook_access_write(enum iohook_space space, u64 addr,
 			 unsigned int width, u64 data, u64 *mask, u64 *keep)
 {
-	unsigned long index = addr;
+	MA_STATE(mas, &iohook_trees[space], addr, addr);
 	struct iohook_override *ov;
 	bool hit = false;
 
@@ -100,7 +100,7 @@ bool iohook_access_write(enum iohook_space space, u64 addr,
 	if (!iohook_store_may_cover(space, addr, width))
 		return false;
 	rcu_read_lock();
-	while ((ov = iohook_store_first(space, &index, addr + width - 1))) {
+	mas_for_each(&mas, ov, addr + width - 1) {
 		s64 old = atomic64_read(&ov->value);
 		struct iohook_contrib c;
 		s64 new;

@@ -8,6 +8,7 @@
 #include <linux/atomic.h>
 #include <linux/hash.h>
 #include <linux/iohook.h>
+#include <linux/maple_tree.h>
 #include <linux/rcupdate.h>
 
 /*
@@ -52,9 +53,11 @@ u64 iohook_emul_write_keeps(enum iohook_attr attr, u64 cover);
 u64 iohook_hw_write_value(u64 data, u64 cover, u64 keep, u64 hw);
 u64 iohook_merge(u64 hw, u64 mask, u64 value);
 
-/* store.c: the counting filter (see there) and the lookup for the access
- * paths, under rcu_read_lock().
+/*
+ * store.c: the trees, read by the access paths under rcu_read_lock(), and
+ * the counting filter in front of them (see there).
  */
+extern struct maple_tree iohook_trees[IOHOOK_NR_SPACES];
 #define IOHOOK_FILTER_BITS	12
 extern u32 iohook_filter[IOHOOK_NR_SPACES][1 << IOHOOK_FILTER_BITS];
 extern const u8 iohook_granule_shift[IOHOOK_NR_SPACES];
@@ -76,9 +79,6 @@ static inline bool iohook_store_may_cover(enum iohook_space space, u64 addr,
 	       READ_ONCE(iohook_filter[space][hash_64(g2, IOHOOK_FILTER_BITS)]);
 }
 
-struct iohook_override *iohook_store_first(enum iohook_space space,
-					   unsigned long *index,
-					   unsigned long last);
 
 /* hook.c: the space-independent core of an overridden access. */
 bool iohook_access_read(enum iohook_space space, u64 addr,

@@ -36,8 +36,7 @@ static struct static_key_false *const iohook_keys[IOHOOK_NR_SPACES] = {
 	[IOHOOK_SPACE_IO] = &iohook_io_key,
 };
 
-static struct maple_tree iohook_trees[IOHOOK_NR_SPACES];
-static unsigned long iohook_count[IOHOOK_NR_SPACES];
+struct maple_tree iohook_trees[IOHOOK_NR_SPACES];
 
 static bool iohook_armed;
 static DEFINE_MUTEX(iohook_mutex);
@@ -114,7 +113,7 @@ static void iohook_update_keys(void)
 
 	lockdep_assert_held(&iohook_mutex);
 	for (i = 0; i < IOHOOK_NR_SPACES; i++) {
-		bool want = iohook_armed && iohook_count[i];
+		bool want = iohook_armed && !mtree_empty(&iohook_trees[i]);
 
 		if (want && !static_key_enabled(iohook_keys[i]))
 			static_branch_enable(iohook_keys[i]);
@@ -275,7 +274,6 @@ int iohook_add_many(const struct iohook_spec *specs, unsigned int n)
 					     specs[done].addr, last, -1);
 			goto rollback;
 		}
-		iohook_count[specs[done].space]++;
 	}
 	iohook_update_keys();
 	for (i = 0; i < n; i++) {
@@ -293,7 +291,6 @@ rollback:
 	/* Only -ENOMEM gets here: the ranges were checked free above. */
 	while (done--) {
 		mtree_erase(&iohook_trees[specs[done].space], specs[done].addr);
-		iohook_count[specs[done].space]--;
 		iohook_last(&specs[done], &last);
 		iohook_filter_update(specs[done].space, specs[done].addr,
 				     last, -1);
@@ -347,7 +344,6 @@ static void iohook_erase(struct iohook_override *ov)
 
 	lockdep_assert_held(&iohook_mutex);
 	mtree_erase(&iohook_trees[ov->space], ov->start);
-	iohook_count[ov->space]--;
 	iohook_filter_update(ov->space, ov->start, ov->start + ov->len - 1, -1);
 	iohook_to_spec(ov, &spec);
 	blocking_notifier_call_chain(&iohook_notifier, IOHOOK_EVENT_REMOVE,
@@ -567,15 +563,3 @@ int iohook_unregister_notifier(struct notifier_block *nb)
 	return blocking_notifier_chain_unregister(&iohook_notifier, nb);
 }
 EXPORT_SYMBOL_GPL(iohook_unregister_notifier);
-
-/*
- * Lookup for the access paths: the first override at or after *@index
- * and at or before @last; advances *@index past it. The caller holds
- * rcu_read_lock() for as long as it uses the result.
- */
-struct iohook_override *iohook_store_first(enum iohook_space space,
-					   unsigned long *index,
-					   unsigned long last)
-{
-	return mt_find(&iohook_trees[space], index, last);
-}

@@ -352,20 +352,6 @@ static long long gpe0_status_port(void)
 	return port;
 }
 
-static int sci_irq(void)
-{
-	char line[512];
-	FILE *f = fopen("/proc/interrupts", "r");
-	int irq = -1;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (strstr(line, " acpi"))
-			irq = atoi(line);
-	if (f)
-		fclose(f);
-	return irq;
-}
-
 /* 3: GPE 0x02 through the SCI, status cleared by ACPICA through wc. */
 TEST_F(ev, acpi_gpe_through_sci)
 {

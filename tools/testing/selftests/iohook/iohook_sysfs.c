@@ -451,20 +451,6 @@ TEST_F(ovr, fire_irq_intx_level)
 	EXPECT_EQ(-ERANGE, sysfs_write(PCI_DEVS "/0000:00:1f.3/fire_irq", "1"));
 }
 
-static int sci_irq(void)
-{
-	char line[512];
-	int irq = -1;
-	FILE *f = fopen("/proc/interrupts", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (strstr(line, "fasteoi") && strstr(line, " acpi"))
-			irq = atoi(line);
-	if (f)
-		fclose(f);
-	return irq;
-}
-
 TEST_F(ovr, global_fire_irq_level_triggered)
 {
 	int irq = sci_irq();

@@ -144,41 +144,45 @@ static inline long long irq_count(int irq)
 	return sum;
 }
 
-/* The first (lowest) IRQ number in a device's msi_irqs/, or -1. */
+/* The ACPI SCI: the level-triggered (fasteoi) "acpi" line, or -1. */
+static inline int sci_irq(void)
+{
+	char line[512];
+	int irq = -1;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "fasteoi") && strstr(line, " acpi"))
+			irq = atoi(line);
+	if (f)
+		fclose(f);
+	return irq;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* The @index-th smallest IRQ in a device's msi_irqs/ (vector order), or -1. */
 static inline int msi_irq(const char *bdf, int index)
 {
-	char path[256];
 	struct dirent **names;
-	int n, i, irq = -1, seen = 0;
+	int irqs[64], m = 0, n, i;
+	char path[256];
 
 	snprintf(path, sizeof(path), PCI_DEVS "/%s/msi_irqs", bdf);
 	n = scandir(path, &names, NULL, NULL);
 	if (n < 0)
 		return -1;
-	/* scandir order is not numeric: pick the index-th smallest */
-	{
-		int irqs[64], m = 0, j;
-
-		for (i = 0; i < n; i++) {
-			if (isdigit((unsigned char)names[i]->d_name[0]) && m < 64)
-				irqs[m++] = atoi(names[i]->d_name);
-			free(names[i]);
-		}
-		free(names);
-		for (i = 0; i < m; i++)
-			for (j = i + 1; j < m; j++)
-				if (irqs[j] < irqs[i]) {
-					int t = irqs[i];
-
-					irqs[i] = irqs[j];
-					irqs[j] = t;
-				}
-		if (index < m)
-			irq = irqs[index];
-		seen = m;
+	for (i = 0; i < n; i++) {
+		if (isdigit((unsigned char)names[i]->d_name[0]) && m < 64)
+			irqs[m++] = atoi(names[i]->d_name);
+		free(names[i]);
 	}
-	(void)seen;
-	return irq;
+	free(names);
+	qsort(irqs, m, sizeof(irqs[0]), cmp_int);
+	return index < m ? irqs[index] : -1;
 }
 
 static inline void msleep(unsigned int ms)
