@@ -122,8 +122,20 @@ bool iohook_access_write(enum iohook_space space, u64 addr,
 	return hit;
 }
 
-static u64 iohook_raw_mem_read(const void __iomem *addr, unsigned int width)
+/*
+ * The plain accessors of one space, on an untyped location (an ioremapped
+ * address or a port), so that one read and one write path serve MMIO and
+ * ports alike.
+ */
+struct iohook_raw {
+	u64 (*read)(uintptr_t at, unsigned int width);
+	void (*write)(u64 val, uintptr_t at, unsigned int width);
+};
+
+static u64 iohook_raw_mem_read(uintptr_t at, unsigned int width)
 {
+	const void __iomem *addr = (const void __iomem __force *)at;
+
 	switch (width) {
 	case 1:
 		return readb(addr);
@@ -136,9 +148,10 @@ static u64 iohook_raw_mem_read(const void __iomem *addr, unsigned int width)
 	}
 }
 
-static void iohook_raw_mem_write(u64 val, void __iomem *addr,
-				 unsigned int width)
+static void iohook_raw_mem_write(u64 val, uintptr_t at, unsigned int width)
 {
+	void __iomem *addr = (void __iomem __force *)at;
+
 	switch (width) {
 	case 1:
 		writeb(val, addr);
@@ -155,65 +168,7 @@ static void iohook_raw_mem_write(u64 val, void __iomem *addr,
 	}
 }
 
-/**
- * iohook_mem_read() - slow path of the MMIO read accessors
- * @addr: ioremapped address
- * @width: 1, 2, 4 or 8
- *
- * Only called while a memory override is armed.
- *
- * Return: the value the caller reads.
- */
-u64 iohook_mem_read(const void __iomem *addr, unsigned int width)
-{
-	u64 phys, mask, value, hw = 0, ret;
-	bool touch;
-
-	if (!iohook_virt_to_phys(addr, &phys) ||
-	    !iohook_access_read(IOHOOK_SPACE_MEM, phys, width, &mask, &value))
-		return iohook_raw_mem_read(addr, width);
-	touch = mask != iohook_width_mask(width);
-	if (touch)
-		hw = iohook_raw_mem_read(addr, width);
-	ret = iohook_merge(hw, mask, value);
-	trace_iohook_read(IOHOOK_SPACE_MEM, phys, width, hw, ret, touch,
-			  _RET_IP_);
-	return ret;
-}
-EXPORT_SYMBOL(iohook_mem_read);
-
-/**
- * iohook_mem_write() - slow path of the MMIO write accessors
- * @val: value written
- * @addr: ioremapped address
- * @width: 1, 2, 4 or 8
- *
- * Only called while a memory override is armed.
- */
-void iohook_mem_write(u64 val, void __iomem *addr, unsigned int width)
-{
-	u64 phys, mask, keep, hw = 0;
-	bool touch;
-
-	if (!iohook_virt_to_phys(addr, &phys) ||
-	    !iohook_access_write(IOHOOK_SPACE_MEM, phys, width, val, &mask,
-				 &keep)) {
-		iohook_raw_mem_write(val, addr, width);
-		return;
-	}
-	touch = mask != iohook_width_mask(width);
-	if (touch) {
-		if (keep)
-			hw = iohook_raw_mem_read(addr, width);
-		hw = iohook_hw_write_value(val, mask, keep, hw);
-		iohook_raw_mem_write(hw, addr, width);
-	}
-	trace_iohook_write(IOHOOK_SPACE_MEM, phys, width, hw, val, touch,
-			   _RET_IP_);
-}
-EXPORT_SYMBOL(iohook_mem_write);
-
-static u32 iohook_raw_io_read(u16 port, unsigned int width)
+static u64 iohook_raw_io_read(uintptr_t port, unsigned int width)
 {
 	switch (width) {
 	case 1:
@@ -225,7 +180,7 @@ static u32 iohook_raw_io_read(u16 port, unsigned int width)
 	}
 }
 
-static void iohook_raw_io_write(u32 val, u16 port, unsigned int width)
+static void iohook_raw_io_write(u64 val, uintptr_t port, unsigned int width)
 {
 	switch (width) {
 	case 1:
@@ -240,6 +195,97 @@ static void iohook_raw_io_write(u32 val, u16 port, unsigned int width)
 	}
 }
 
+static const struct iohook_raw iohook_raw_mem = {
+	.read = iohook_raw_mem_read,
+	.write = iohook_raw_mem_write,
+};
+
+static const struct iohook_raw iohook_raw_io = {
+	.read = iohook_raw_io_read,
+	.write = iohook_raw_io_write,
+};
+
+/* An access at @key of @space, touching the hardware at @at through @raw. */
+static u64 iohook_read(enum iohook_space space, u64 key, uintptr_t at,
+		       unsigned int width, const struct iohook_raw *raw,
+		       unsigned long caller)
+{
+	u64 mask, value, hw = 0, ret;
+	bool touch;
+
+	if (!iohook_access_read(space, key, width, &mask, &value))
+		return raw->read(at, width);
+	touch = mask != iohook_width_mask(width);
+	if (touch)
+		hw = raw->read(at, width);
+	ret = iohook_merge(hw, mask, value);
+	trace_iohook_read(space, key, width, hw, ret, touch, caller);
+	return ret;
+}
+
+static void iohook_write(enum iohook_space space, u64 key, uintptr_t at,
+			 unsigned int width, u64 val,
+			 const struct iohook_raw *raw, unsigned long caller)
+{
+	u64 mask, keep, hw = 0;
+	bool touch;
+
+	if (!iohook_access_write(space, key, width, val, &mask, &keep)) {
+		raw->write(val, at, width);
+		return;
+	}
+	touch = mask != iohook_width_mask(width);
+	if (touch) {
+		if (keep)
+			hw = raw->read(at, width);
+		hw = iohook_hw_write_value(val, mask, keep, hw);
+		raw->write(hw, at, width);
+	}
+	trace_iohook_write(space, key, width, hw, val, touch, caller);
+}
+
+/**
+ * iohook_mem_read() - slow path of the MMIO read accessors
+ * @addr: ioremapped address
+ * @width: 1, 2, 4 or 8
+ *
+ * Only called while a memory override is armed.
+ *
+ * Return: the value the caller reads.
+ */
+u64 iohook_mem_read(const void __iomem *addr, unsigned int width)
+{
+	uintptr_t at = (uintptr_t)addr;
+	u64 phys;
+
+	if (!iohook_virt_to_phys(addr, &phys))
+		return iohook_raw_mem_read(at, width);
+	return iohook_read(IOHOOK_SPACE_MEM, phys, at, width, &iohook_raw_mem,
+			   _RET_IP_);
+}
+EXPORT_SYMBOL(iohook_mem_read);
+
+/**
+ * iohook_mem_write() - slow path of the MMIO write accessors
+ * @val: value written
+ * @addr: ioremapped address
+ * @width: 1, 2, 4 or 8
+ *
+ * Only called while a memory override is armed.
+ */
+void iohook_mem_write(u64 val, void __iomem *addr, unsigned int width)
+{
+	uintptr_t at = (uintptr_t)addr;
+	u64 phys;
+
+	if (!iohook_virt_to_phys(addr, &phys))
+		iohook_raw_mem_write(val, at, width);
+	else
+		iohook_write(IOHOOK_SPACE_MEM, phys, at, width, val,
+			     &iohook_raw_mem, _RET_IP_);
+}
+EXPORT_SYMBOL(iohook_mem_write);
+
 /**
  * iohook_io_read() - slow path of inb(), inw() and inl()
  * @port: I/O port
@@ -251,19 +297,8 @@ static void iohook_raw_io_write(u32 val, u16 port, unsigned int width)
  */
 u32 iohook_io_read(u16 port, unsigned int width)
 {
-	u64 mask, value, hw = 0;
-	u32 ret;
-	bool touch;
-
-	if (!iohook_access_read(IOHOOK_SPACE_IO, port, width, &mask, &value))
-		return iohook_raw_io_read(port, width);
-	touch = mask != iohook_width_mask(width);
-	if (touch)
-		hw = iohook_raw_io_read(port, width);
-	ret = iohook_merge(hw, mask, value);
-	trace_iohook_read(IOHOOK_SPACE_IO, port, width, hw, ret, touch,
-			  _RET_IP_);
-	return ret;
+	return iohook_read(IOHOOK_SPACE_IO, port, port, width, &iohook_raw_io,
+			   _RET_IP_);
 }
 EXPORT_SYMBOL(iohook_io_read);
 
@@ -277,23 +312,8 @@ EXPORT_SYMBOL(iohook_io_read);
  */
 void iohook_io_write(u32 val, u16 port, unsigned int width)
 {
-	u64 mask, keep, hw = 0;
-	bool touch;
-
-	if (!iohook_access_write(IOHOOK_SPACE_IO, port, width, val, &mask,
-				 &keep)) {
-		iohook_raw_io_write(val, port, width);
-		return;
-	}
-	touch = mask != iohook_width_mask(width);
-	if (touch) {
-		if (keep)
-			hw = iohook_raw_io_read(port, width);
-		hw = iohook_hw_write_value(val, mask, keep, hw);
-		iohook_raw_io_write(hw, port, width);
-	}
-	trace_iohook_write(IOHOOK_SPACE_IO, port, width, hw, val, touch,
-			   _RET_IP_);
+	iohook_write(IOHOOK_SPACE_IO, port, port, width, val, &iohook_raw_io,
+		     _RET_IP_);
 }
 EXPORT_SYMBOL(iohook_io_write);
 
