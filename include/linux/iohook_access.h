@@ -57,10 +57,25 @@ void __cold iohook_io_write(u32 val, u16 port, unsigned int width);
 
 #ifndef IOHOOK_DECLARED
 /* Never called: the accessors test iohook_*_active() first. */
-#define iohook_mem_read(addr, width)		0
-#define iohook_mem_write(val, addr, width)	do { } while (0)
-#define iohook_io_read(port, width)		0
-#define iohook_io_write(val, port, width)	do { } while (0)
+static inline u64 iohook_mem_read(const void __iomem *addr,
+				  unsigned int width)
+{
+	return 0;
+}
+
+static inline void iohook_mem_write(u64 val, void __iomem *addr,
+				    unsigned int width)
+{
+}
+
+static inline u32 iohook_io_read(u16 port, unsigned int width)
+{
+	return 0;
+}
+
+static inline void iohook_io_write(u32 val, u16 port, unsigned int width)
+{
+}
 #endif
 
 #endif /* _LINUX_IOHOOK_ACCESS_H */

@@ -4,9 +4,12 @@
  * on a PCIe root port, readl() on the e1000e's BAR0 through an
  * ioremapped address, readl() on a kernel buffer, inb()/outb() on a
  * port. Devices are found at run time; a case skips when its device is
- * absent. One case arms and disarms while another CPU reads in a loop.
+ * absent. One case arms and disarms while another CPU reads in a loop
+ * from two accessor sites far apart in the kernel image; one enters the
+ * idle loop's RCU state; one writes a real write-1-to-clear register.
  */
 #include <kunit/test.h>
+#include <linux/context_tracking.h>
 #include <linux/delay.h>
 #include <linux/io.h>
 #include <linux/kthread.h>
@@ -18,7 +21,7 @@
 
 static void access_exit(struct kunit *test)
 {
-	iohook_disarm();
+	iohook_kunit_clear();
 }
 
 static struct pci_dev *find_root_port(void)
@@ -58,8 +61,8 @@ static void iohook_test_pci_config_word(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, val, (u16)((real & 0xff00) | 0x5a));
 
 	/* rw: the override takes the low byte. The partly overridden word
-	 * reaches the hardware with its own low byte kept (read-modify-
-	 * write), so the real Interrupt Line never changes.
+	 * reaches the hardware with 0 in the overridden byte, never a
+	 * value read back from it.
 	 */
 	pci_write_config_word(rp, PCI_INTERRUPT_LINE, (real & 0xff00) | 0xa5);
 	pci_read_config_word(rp, PCI_INTERRUPT_LINE, &val);
@@ -67,7 +70,7 @@ static void iohook_test_pci_config_word(struct kunit *test)
 
 	iohook_disarm();
 	pci_read_config_word(rp, PCI_INTERRUPT_LINE, &val);
-	KUNIT_EXPECT_EQ(test, val, real);
+	KUNIT_EXPECT_EQ(test, val, (u16)(real & 0xff00));
 
 	/* Re-armed: the emulated view with its current value. */
 	iohook_arm();
@@ -100,7 +103,7 @@ static void iohook_test_e1000e_bar0(struct kunit *test)
 	/* ioremap gives a vmalloc-area address: the page walk must find
 	 * the BAR, which virt_to_phys() would not.
 	 */
-	KUNIT_ASSERT_TRUE(test, iohook_virt_to_phys(bar + 8, &phys));
+	KUNIT_ASSERT_TRUE(test, iohook_virt_to_phys(bar + 8, 4, &phys));
 	KUNIT_EXPECT_EQ(test, phys, (u64)pci_resource_start(pdev, 0) + 8);
 
 	/* STATUS at 0x8: flip bit 31 against what the hardware says. */
@@ -226,12 +229,252 @@ static void iohook_test_arm_race(struct kunit *test)
 						  specs[1].addr), 2);
 }
 
+/*
+ * Two readl() sites far apart: one inlined in the reader's loop below,
+ * one in lib/iomap.c (ioread32()). The static key's sites are patched in
+ * batches sorted by address, so these two flip in different batches.
+ *
+ * Under QEMU TCG, a CPU spinning on these sites while the key flipped
+ * took an int3 after text_poke_bp() had finished ("Oops: int3" at the
+ * site +1, in three runs of three on 6.12, whether the site opened a
+ * function or not), while iohook_test_arm_race's single site spins
+ * through 100 flips cleanly. The kernel's int3 protocol relies on no CPU
+ * executing the old int3 after the final sync, which real CPUs honour;
+ * this looks like the emulator's cross-modifying-code handling, so the
+ * reader here does not spin.
+ */
+struct sites_reader {
+	u32 *buf;
+	u32 real;
+	u32 emulated;
+	unsigned long reads;
+	unsigned long mixed;
+	u32 a, b;
+};
+
+static int sites_reader_fn(void *data)
+{
+	struct sites_reader *r = data;
+
+	while (!kthread_should_stop()) {
+		bool before = iohook_is_armed();
+		u32 a = readl((void __iomem *)r->buf);
+		u32 b = ioread32((void __iomem *)r->buf);
+		u32 want = before ? r->emulated : r->real;
+
+		/* The rc register next to it: cleared by armed reads only. */
+		readl((void __iomem *)r->buf + 4);
+		/* Only judge reads the state did not change around. */
+		if (before == iohook_is_armed() && (a != want || b != want)) {
+			r->mixed++;
+			r->a = a;
+			r->b = b;
+		}
+		r->reads++;
+		/*
+		 * Not a tight spin: under TCG a CPU spinning on a site while
+		 * text_poke_bp() patches it has been seen to execute the
+		 * int3 after patching finished (see above).
+		 */
+		usleep_range(20, 40);
+	}
+	return 0;
+}
+
+static void iohook_test_arm_sites(struct kunit *test)
+{
+	u32 *buf = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct sites_reader r = { .buf = buf, .real = 0x11111111,
+				  .emulated = 0x22222222 };
+	struct iohook_spec ro = {
+		.space = IOHOOK_SPACE_MEM, .len = 4, .value = 0x22222222,
+		.mask = 0xffffffff, .attr = IOHOOK_RO,
+	};
+	struct iohook_spec rc = {
+		.space = IOHOOK_SPACE_MEM, .len = 4, .value = 0,
+		.mask = 0xffffffff, .attr = IOHOOK_RC,
+	};
+	struct iohook_spec out;
+	unsigned long late = 0;
+	struct task_struct *t;
+	int i;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	buf[0] = r.real;
+	ro.addr = virt_to_phys(buf);
+	rc.addr = virt_to_phys(buf) + 4;
+	KUNIT_ASSERT_EQ(test, iohook_add(&ro), 0);
+	KUNIT_ASSERT_EQ(test, iohook_add(&rc), 0);
+
+	t = kthread_run(sites_reader_fn, &r, "iohook-sites");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
+	for (i = 0; i < 20; i++) {
+		iohook_arm();
+		usleep_range(50, 100);
+		iohook_disarm();
+		/*
+		 * Disarming is synchronous: once it returned, no access may
+		 * clear rc bits any more.
+		 */
+		iohook_set_value(IOHOOK_SPACE_MEM, rc.addr, 0xffffffff);
+		usleep_range(50, 100);
+		if (iohook_lookup(IOHOOK_SPACE_MEM, rc.addr, &out) ||
+		    out.value != 0xffffffff)
+			late++;
+	}
+	kthread_stop(t);
+	KUNIT_EXPECT_GT(test, r.reads, 0UL);
+	KUNIT_EXPECT_EQ_MSG(test, r.mixed, 0UL, "sites disagreed: %#x %#x",
+			    r.a, r.b);
+	KUNIT_EXPECT_EQ(test, late, 0UL);
+}
+
+/*
+ * The idle loop reads ports and MMIO after ct_idle_enter(), where RCU
+ * does not watch the CPU: those accesses must get the hardware view and
+ * never touch the store (a debug kernel reports any RCU use there).
+ */
+static void iohook_test_rcu_idle(struct kunit *test)
+{
+	u32 *buf = kunit_kzalloc(test, 64, GFP_KERNEL);
+	struct iohook_spec port = {
+		.space = IOHOOK_SPACE_IO, .addr = 0x80, .len = 1,
+		.mask = 0xff, .attr = IOHOOK_RO,
+	};
+	struct iohook_spec mem = {
+		.space = IOHOOK_SPACE_MEM, .len = 4, .value = 0x5a5a5a5a,
+		.mask = 0xffffffff, .attr = IOHOOK_RC,
+	};
+	u8 hw, idle_port, live_port;
+	unsigned long flags;
+	u32 idle_mem;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	buf[0] = 0x12345678;
+	hw = inb(0x80);
+	port.value = (u8)~hw;
+	mem.addr = virt_to_phys(buf);
+	KUNIT_ASSERT_EQ(test, iohook_add(&port), 0);
+	KUNIT_ASSERT_EQ(test, iohook_add(&mem), 0);
+	iohook_arm();
+	live_port = inb(0x80);
+
+	local_irq_save(flags);
+	ct_idle_enter();
+	idle_port = inb(0x80);
+	idle_mem = readl((void __iomem *)buf);
+	ct_idle_exit();
+	local_irq_restore(flags);
+
+	KUNIT_EXPECT_EQ(test, live_port, (u8)~hw);
+	KUNIT_EXPECT_EQ(test, idle_port, hw);
+	KUNIT_EXPECT_EQ(test, idle_mem, 0x12345678U);
+	/* The rc override was not read, so not cleared, by the idle CPU. */
+	KUNIT_EXPECT_EQ(test, readl((void __iomem *)buf), 0x5a5a5a5aU);
+}
+
+/*
+ * A real write-1-to-clear register: the e1000e's ICR (QEMU models ICR
+ * as write-1-to-clear, and ICS sets its bits). An override hides a
+ * pending link-status-change; the driver then acknowledges another
+ * cause. The hidden event must survive: the old read-modify-write sent
+ * the pending bit back as 1, which cleared it.
+ */
+#define E1000_ICR	0xc0
+#define E1000_ICS	0xc8
+#define E1000_IMS	0xd0
+#define E1000_ICR_TXDW	BIT(0)
+#define E1000_ICR_LSC	BIT(2)
+
+static void iohook_test_rw1c_partial_write(struct kunit *test)
+{
+	struct pci_dev *pdev = pci_get_device(PCI_VENDOR_ID_INTEL, 0x10d3, NULL);
+	struct iohook_spec spec = {
+		.space = IOHOOK_SPACE_MEM, .len = 4, .value = 0,
+		.mask = E1000_ICR_LSC, .attr = IOHOOK_RO,
+	};
+	void __iomem *bar;
+	u32 icr;
+
+	if (!pdev)
+		kunit_skip(test, "no e1000e (8086:10d3)");
+	bar = pci_iomap(pdev, 0, 0);
+	KUNIT_ASSERT_TRUE(test, bar);
+	if (readl(bar + E1000_IMS)) {
+		pci_iounmap(pdev, bar);
+		pci_dev_put(pdev);
+		kunit_skip(test, "e1000e interrupts enabled: its driver owns ICR");
+	}
+	readl(bar + E1000_ICR);			/* clears ICR (IMS is 0) */
+	writel(E1000_ICR_LSC, bar + E1000_ICS);	/* a real pending event */
+	KUNIT_ASSERT_TRUE(test, iohook_virt_to_phys(bar + E1000_ICR, 4,
+						    &spec.addr));
+	KUNIT_ASSERT_EQ(test, iohook_add(&spec), 0);
+	iohook_arm();
+	writel(E1000_ICR_TXDW, bar + E1000_ICR);	/* ack another cause */
+	iohook_disarm();
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, spec.addr), 0);
+	icr = readl(bar + E1000_ICR);
+	KUNIT_EXPECT_TRUE_MSG(test, icr & E1000_ICR_LSC,
+			      "hidden LSC was cleared: ICR %#x", icr);
+	pci_iounmap(pdev, bar);
+	pci_dev_put(pdev);
+}
+
+/*
+ * Offsets a config space does not have (0x1000 and above, negative) go
+ * to the hardware exactly as without iohook: they never alias into the
+ * function's 4 KiB.
+ */
+static void iohook_test_pci_out_of_range(struct kunit *test)
+{
+	struct pci_dev *rp = find_root_port();
+	struct iohook_spec specs[2] = {
+		{ .space = IOHOOK_SPACE_PCI, .len = 4, .value = 0x5a5a5a5a,
+		  .mask = 0xffffffff, .attr = IOHOOK_RO },
+		{ .space = IOHOOK_SPACE_PCI, .len = 4, .value = 0xa5a5a5a5,
+		  .mask = 0xffffffff, .attr = IOHOOK_RO },
+	};
+	static const int pos[] = { 0x1000, 0x1ffc, -4 };
+	u32 raw[ARRAY_SIZE(pos)], val;
+	int rraw[ARRAY_SIZE(pos)], r, i;
+
+	if (!rp)
+		kunit_skip(test, "no PCIe root port");
+	for (i = 0; i < ARRAY_SIZE(pos); i++)
+		rraw[i] = pci_bus_read_config_dword(rp->bus, rp->devfn, pos[i],
+						    &raw[i]);
+	specs[0].addr = iohook_pci_addr(pci_domain_nr(rp->bus),
+					rp->bus->number, rp->devfn, 0);
+	specs[1].addr = specs[0].addr + 0xffc;
+	KUNIT_ASSERT_EQ(test, iohook_add_many(specs, 2), 0);
+	iohook_arm();
+	for (i = 0; i < ARRAY_SIZE(pos); i++) {
+		r = pci_bus_read_config_dword(rp->bus, rp->devfn, pos[i], &val);
+		KUNIT_EXPECT_EQ_MSG(test, r, rraw[i], "pos %d", pos[i]);
+		KUNIT_EXPECT_EQ_MSG(test, val, raw[i], "pos %d", pos[i]);
+	}
+	/* In range, the same overrides do apply. */
+	pci_read_config_dword(rp, 0, &val);
+	KUNIT_EXPECT_EQ(test, val, 0x5a5a5a5aU);
+	iohook_disarm();
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_PCI, specs[0].addr), 0);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_PCI, specs[1].addr), 0);
+	pci_dev_put(rp);
+}
+
 static struct kunit_case iohook_access_cases[] = {
 	KUNIT_CASE(iohook_test_pci_config_word),
 	KUNIT_CASE(iohook_test_e1000e_bar0),
 	KUNIT_CASE(iohook_test_kernel_buffer),
 	KUNIT_CASE(iohook_test_port),
 	KUNIT_CASE(iohook_test_arm_race),
+	KUNIT_CASE(iohook_test_arm_sites),
+	KUNIT_CASE(iohook_test_rcu_idle),
+	KUNIT_CASE(iohook_test_rw1c_partial_write),
+	KUNIT_CASE(iohook_test_pci_out_of_range),
 	{}
 };
 

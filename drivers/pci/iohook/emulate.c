@@ -168,36 +168,21 @@ u64 iohook_emul_write(u64 start, u32 len, u64 mask, enum iohook_attr attr,
 }
 
 /**
- * iohook_emul_write_keeps() - the bits of a write the hardware must keep
- * @attr: attribute of an override the write touches
- * @cover: the bits of the access that override covers
- *
- * In a partly overridden write, the overridden bits of an ro or rw
- * override belong to the emulated register: the hardware keeps its own
- * value there (a read-modify-write). rc and wc overrides stand for status
- * bits, where 0 is the neutral value to write.
- *
- * Return: the bits, in the access's bit positions, to take from a
- * hardware read.
- */
-u64 iohook_emul_write_keeps(enum iohook_attr attr, u64 cover)
-{
-	return attr == IOHOOK_RO || attr == IOHOOK_RW ? cover : 0;
-}
-
-/**
  * iohook_hw_write_value() - what a partly overridden write sends
  * @data: the value the caller wrote
  * @cover: the bits overrides cover
- * @keep: the covered bits the hardware keeps (see iohook_emul_write_keeps())
- * @hw: the hardware's current value (only used for @keep bits)
  *
- * Return: @data in the uncovered bits, @hw in the kept bits, 0 in the
- * other covered bits.
+ * The hardware gets the caller's bits where no override stands and 0 in
+ * every covered bit, whatever the override's attribute: never its own
+ * value read back, which on a write-1-to-clear register would clear a
+ * real event the override hides. 0 is the neutral value of status and
+ * command bits.
+ *
+ * Return: @data with the @cover bits cleared.
  */
-u64 iohook_hw_write_value(u64 data, u64 cover, u64 keep, u64 hw)
+u64 iohook_hw_write_value(u64 data, u64 cover)
 {
-	return (data & ~cover) | (hw & keep);
+	return data & ~cover;
 }
 
 /**

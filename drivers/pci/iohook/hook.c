@@ -1,29 +1,46 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The slow paths the accessors branch to while a space is armed.
+ * The slow paths the accessors branch to while a space's key is on.
  *
- * Each one looks the access up in the store (RCU), lets emulate.c decide
- * the overridden bits, and touches the hardware only for the bits that no
- * override covers, with the plain accessors: this file opts out of the
- * hooks, so it never recurses into itself.
+ * One read path and one write path serve the three spaces: each looks
+ * the access up in the store (RCU), touches the hardware only for the
+ * bits no override covers, through the plain accessors of its space
+ * (this file opts out of the hooks, so it never recurses into itself),
+ * and only then changes override state. So a failed hardware access
+ * (config space can fail) leaves every rc and wc bit as it was.
  *
- * These run in any context, including hard interrupts and under the raw
- * pci_lock: they never sleep, allocate or print.
+ * These run in any context, including hard interrupts, under the raw
+ * pci_lock where the architecture takes it, and from the idle loop: they
+ * never sleep, allocate or print.
+ *
+ * Three gates decide whether an access is emulated, in this order:
+ * - the space's static key (in the inline accessor): off means a NOP;
+ * - whether RCU watches this CPU and the CPU is online: the idle loop
+ *   (ACPI C-state port reads, the PM timer, HPET under the tick
+ *   broadcast) and a dying CPU run accessors where RCU does not wait for
+ *   them, so they get the hardware view and never touch the store;
+ * - iohook_armed, read inside the RCU read section: one flag for every
+ *   site and space, so arming and disarming switch all of them at once,
+ *   and disarming waits for a grace period before it returns.
  *
  * Writes: the override state changes (rw, wc) for the bits it covers. A
  * write whose every bit is overridden never reaches the hardware. In a
- * partly overridden write the hardware gets the caller's value in the
- * bits no override covers; in the covered bits it keeps its own value
- * where an ro or rw override stands (read-modify-write: the hardware is
- * read only then), and gets 0 where an rc or wc override stands (the
- * neutral value for status bits). So overridden bits are cut off from the
- * hardware in both directions: an emulated power-off in a Slot Control
- * register never powers the real slot off.
+ * partly overridden write the hardware gets the caller's bits where no
+ * override stands and 0 in every overridden bit, and it is never read
+ * first: a read-modify-write would send a pending write-1-to-clear bit
+ * back as 1 and clear a real event the override hides, re-trigger a
+ * self-clearing command bit, or lose a read-to-clear register's state.
+ * So overridden bits are cut off from the hardware in both directions.
  */
 #define __IOHOOK_DISABLE__
 
+#include <linux/cpumask.h>
+#include <linux/instrumentation.h>
 #include <linux/io.h>
 #include <linux/pci.h>
+#include <linux/rcupdate.h>
+#include <linux/smp.h>
+#include <linux/stacktrace.h>
 
 #include "internal.h"
 #include "mmio.h"
@@ -31,33 +48,51 @@
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
-/**
- * iohook_access_read() - the overridden bits of a read
- * @space: address space
- * @addr: first address of the access
- * @width: access width in bytes, 1 to 8
- * @mask: the bits of the access that overrides decide
- * @value: their values
- *
- * Read-to-clear overrides are cleared atomically with the read of their
- * value, and every override the access touches counts a hit.
- *
- * Return: true if at least one override overlaps the access.
+/* Every override covers at least one byte: at most 8 meet one access. */
+#define IOHOOK_MAX_PER_ACCESS	8
+
+/* The overrides one access touches, found before anything changes. */
+struct iohook_found {
+	unsigned int n;
+	u64 cover;		/* bits of the access they decide */
+	struct iohook_override *ov[IOHOOK_MAX_PER_ACCESS];
+};
+
+/*
+ * Collect the overrides that overlap an access. The caller holds
+ * rcu_read_lock(). Return: true if there is at least one and iohook is
+ * armed.
  */
-bool iohook_access_read(enum iohook_space space, u64 addr,
-			unsigned int width, u64 *mask, u64 *value)
+static bool iohook_find(enum iohook_space space, u64 addr,
+			unsigned int width, struct iohook_found *f)
 {
 	MA_STATE(mas, &iohook_trees[space], addr, addr);
 	struct iohook_override *ov;
-	bool hit = false;
 
-	*mask = 0;
-	*value = 0;
-	if (!iohook_store_may_cover(space, addr, width))
+	f->n = 0;
+	f->cover = 0;
+	if (!iohook_store_may_cover(space, addr, width) ||
+	    !READ_ONCE(iohook_armed))
 		return false;
-	rcu_read_lock();
 	mas_for_each(&mas, ov, addr + width - 1) {
-		struct iohook_contrib c;
+		if (f->n == IOHOOK_MAX_PER_ACCESS)
+			break;
+		f->ov[f->n++] = ov;
+		f->cover |= iohook_emul_read(ov->start, ov->len, ov->mask, 0,
+					     addr, width).mask;
+	}
+	return f->n;
+}
+
+/* Apply a read to the found overrides: rc bits clear, hits count. */
+static u64 iohook_commit_read(const struct iohook_found *f, u64 addr,
+			      unsigned int width)
+{
+	u64 value = 0;
+	unsigned int i;
+
+	for (i = 0; i < f->n; i++) {
+		struct iohook_override *ov = f->ov[i];
 		u64 clear, cur;
 
 		clear = iohook_emul_read_clears(ov->start, ov->len, ov->mask,
@@ -66,43 +101,22 @@ bool iohook_access_read(enum iohook_space space, u64 addr,
 			cur = atomic64_fetch_andnot(clear, &ov->value);
 		else
 			cur = atomic64_read(&ov->value);
-		c = iohook_emul_read(ov->start, ov->len, ov->mask, cur, addr,
-				     width);
-		*mask |= c.mask;
-		*value |= c.value;
+		value |= iohook_emul_read(ov->start, ov->len, ov->mask, cur,
+					  addr, width).value;
 		atomic64_inc(&ov->hits);
-		hit = true;
 	}
-	rcu_read_unlock();
-	return hit;
+	return value;
 }
 
-/**
- * iohook_access_write() - apply a write to the overrides it touches
- * @space: address space
- * @addr: first address of the access
- * @width: access width in bytes, 1 to 8
- * @data: the value written
- * @mask: the bits of the access that overrides cover
- * @keep: the covered bits the hardware must keep (ro and rw overrides)
- *
- * Return: true if at least one override overlaps the access.
- */
-bool iohook_access_write(enum iohook_space space, u64 addr,
-			 unsigned int width, u64 data, u64 *mask, u64 *keep)
+/* Apply a write to the found overrides: rw bits take it, wc bits clear. */
+static void iohook_commit_write(const struct iohook_found *f, u64 addr,
+				unsigned int width, u64 data)
 {
-	MA_STATE(mas, &iohook_trees[space], addr, addr);
-	struct iohook_override *ov;
-	bool hit = false;
+	unsigned int i;
 
-	*mask = 0;
-	*keep = 0;
-	if (!iohook_store_may_cover(space, addr, width))
-		return false;
-	rcu_read_lock();
-	mas_for_each(&mas, ov, addr + width - 1) {
+	for (i = 0; i < f->n; i++) {
+		struct iohook_override *ov = f->ov[i];
 		s64 old = atomic64_read(&ov->value);
-		struct iohook_contrib c;
 		s64 new;
 
 		do {
@@ -111,28 +125,91 @@ bool iohook_access_write(enum iohook_space space, u64 addr,
 						data);
 		} while (new != old &&
 			 !atomic64_try_cmpxchg(&ov->value, &old, new));
-		c = iohook_emul_read(ov->start, ov->len, ov->mask, 0, addr,
-				     width);
-		*mask |= c.mask;
-		*keep |= iohook_emul_write_keeps(ov->attr, c.mask);
 		atomic64_inc(&ov->hits);
-		hit = true;
 	}
+}
+
+/**
+ * iohook_access_read() - the overridden bits of a read, without hardware
+ * @space: address space
+ * @addr: first address of the access
+ * @width: access width in bytes, 1 to 8
+ * @mask: the bits of the access that overrides decide
+ * @value: their values
+ *
+ * What the accessors' slow path does around the hardware read, for
+ * KUnit: read-to-clear overrides are cleared atomically with the read of
+ * their value, and every override the access touches counts a hit.
+ *
+ * Return: true if iohook is armed and at least one override overlaps the
+ * access.
+ */
+bool iohook_access_read(enum iohook_space space, u64 addr,
+			unsigned int width, u64 *mask, u64 *value)
+{
+	struct iohook_found f;
+	bool hit;
+
+	rcu_read_lock();
+	hit = iohook_find(space, addr, width, &f);
+	*mask = f.cover;
+	*value = hit ? iohook_commit_read(&f, addr, width) : 0;
+	rcu_read_unlock();
+	return hit;
+}
+
+/**
+ * iohook_access_write() - apply a write to the overrides, without hardware
+ * @space: address space
+ * @addr: first address of the access
+ * @width: access width in bytes, 1 to 8
+ * @data: the value written
+ * @mask: the bits of the access that overrides cover; the hardware gets
+ *        iohook_hw_write_value(@data, @mask)
+ *
+ * Return: true if iohook is armed and at least one override overlaps the
+ * access.
+ */
+bool iohook_access_write(enum iohook_space space, u64 addr,
+			 unsigned int width, u64 data, u64 *mask)
+{
+	struct iohook_found f;
+	bool hit;
+
+	rcu_read_lock();
+	hit = iohook_find(space, addr, width, &f);
+	*mask = f.cover;
+	if (hit)
+		iohook_commit_write(&f, addr, width, data);
 	rcu_read_unlock();
 	return hit;
 }
 
 /*
- * The plain accessors of one space, on an untyped location (an ioremapped
- * address or a port), so that one read and one write path serve MMIO and
- * ports alike.
+ * The hardware behind one access, whatever its space: the plain
+ * accessors and where they point. Config reads and writes return a
+ * PCIBIOS_* code; MMIO and ports cannot fail.
  */
-struct iohook_raw {
-	u64 (*read)(uintptr_t at, unsigned int width);
-	void (*write)(u64 val, uintptr_t at, unsigned int width);
+struct iohook_hw {
+	int (*read)(const struct iohook_hw *hw, unsigned int width, u64 *val);
+	int (*write)(const struct iohook_hw *hw, unsigned int width, u64 val);
+	union {
+		uintptr_t at;			/* MMIO address or port */
+		struct {
+			struct pci_bus *bus;
+			unsigned int devfn;
+			int pos;
+		} cfg;
+	};
 };
 
-static u64 iohook_raw_mem_read(uintptr_t at, unsigned int width)
+/*
+ * The plain accessors, always inlined: the entry points below are
+ * noinstr, so they must not call out of line before they know RCU
+ * watches.
+ */
+static __always_inline u64 iohook_raw_mem_read(uintptr_t at,
+					       unsigned int width)
 {
 	const void __iomem *addr = (const void __iomem __force *)at;
 
@@ -148,7 +225,8 @@ static u64 iohook_raw_mem_read(uintptr_t at, unsigned int width)
 	}
 }
 
-static void iohook_raw_mem_write(u64 val, uintptr_t at, unsigned int width)
+static __always_inline void iohook_raw_mem_write(u64 val, uintptr_t at,
+						 unsigned int width)
 {
 	void __iomem *addr = (void __iomem __force *)at;
 
@@ -168,7 +246,8 @@ static void iohook_raw_mem_write(u64 val, uintptr_t at, unsigned int width)
 	}
 }
 
-static u64 iohook_raw_io_read(uintptr_t port, unsigned int width)
+static __always_inline u64 iohook_raw_io_read(uintptr_t port,
+					      unsigned int width)
 {
 	switch (width) {
 	case 1:
@@ -180,7 +259,8 @@ static u64 iohook_raw_io_read(uintptr_t port, unsigned int width)
 	}
 }
 
-static void iohook_raw_io_write(u64 val, uintptr_t port, unsigned int width)
+static __always_inline void iohook_raw_io_write(u64 val, uintptr_t port,
+						unsigned int width)
 {
 	switch (width) {
 	case 1:
@@ -195,53 +275,156 @@ static void iohook_raw_io_write(u64 val, uintptr_t port, unsigned int width)
 	}
 }
 
-static const struct iohook_raw iohook_raw_mem = {
-	.read = iohook_raw_mem_read,
-	.write = iohook_raw_mem_write,
-};
-
-static const struct iohook_raw iohook_raw_io = {
-	.read = iohook_raw_io_read,
-	.write = iohook_raw_io_write,
-};
-
-/* An access at @key of @space, touching the hardware at @at through @raw. */
-static u64 iohook_read(enum iohook_space space, u64 key, uintptr_t at,
-		       unsigned int width, const struct iohook_raw *raw,
-		       unsigned long caller)
+static int iohook_hw_mem_read(const struct iohook_hw *hw, unsigned int width,
+			      u64 *val)
 {
-	u64 mask, value, hw = 0, ret;
-	bool touch;
+	*val = iohook_raw_mem_read(hw->at, width);
+	return 0;
+}
 
-	if (!iohook_access_read(space, key, width, &mask, &value))
-		return raw->read(at, width);
-	touch = mask != iohook_width_mask(width);
-	if (touch)
-		hw = raw->read(at, width);
-	ret = iohook_merge(hw, mask, value);
-	trace_iohook_read(space, key, width, hw, ret, touch, caller);
+static int iohook_hw_mem_write(const struct iohook_hw *hw,
+			       unsigned int width, u64 val)
+{
+	iohook_raw_mem_write(val, hw->at, width);
+	return 0;
+}
+
+static int iohook_hw_io_read(const struct iohook_hw *hw, unsigned int width,
+			     u64 *val)
+{
+	*val = iohook_raw_io_read(hw->at, width);
+	return 0;
+}
+
+static int iohook_hw_io_write(const struct iohook_hw *hw, unsigned int width,
+			      u64 val)
+{
+	iohook_raw_io_write(val, hw->at, width);
+	return 0;
+}
+
+static int iohook_hw_cfg_read(const struct iohook_hw *hw, unsigned int width,
+			      u64 *val)
+{
+	u32 v = 0;
+	int ret;
+
+	ret = hw->cfg.bus->ops->read(hw->cfg.bus, hw->cfg.devfn, hw->cfg.pos,
+				     width, &v);
+	*val = v;
 	return ret;
 }
 
-static void iohook_write(enum iohook_space space, u64 key, uintptr_t at,
-			 unsigned int width, u64 val,
-			 const struct iohook_raw *raw, unsigned long caller)
+static int iohook_hw_cfg_write(const struct iohook_hw *hw,
+			       unsigned int width, u64 val)
 {
-	u64 mask, keep, hw = 0;
-	bool touch;
+	return hw->cfg.bus->ops->write(hw->cfg.bus, hw->cfg.devfn,
+				       hw->cfg.pos, width, val);
+}
 
-	if (!iohook_access_write(space, key, width, val, &mask, &keep)) {
-		raw->write(val, at, width);
+/*
+ * May this CPU use the store? Not where RCU does not watch it (the idle
+ * loop after ct_idle_enter()) nor once it is offline (a dying CPU's
+ * play_dead): grace periods do not wait for those.
+ */
+static bool iohook_cpu_usable(void)
+{
+	return rcu_is_watching() && cpu_online(raw_smp_processor_id());
+}
+
+/*
+ * The call chain for the tracepoint: @caller, the return address into
+ * the code that called the accessor (for config space, the PCI core's
+ * accessor), then the next frames up, so that the driver behind
+ * pci_read_config_word() or pcie_capability_read_word() shows too. Only
+ * computed while the tracepoint is on.
+ */
+static void iohook_call_chain(unsigned long caller, unsigned long *chain)
+{
+	unsigned long st[16];
+	unsigned int n, i, j;
+
+	memset(chain, 0, IOHOOK_TRACE_DEPTH * sizeof(*chain));
+	chain[0] = caller;
+	n = stack_trace_save(st, ARRAY_SIZE(st), 0);
+	for (i = 0; i < n && st[i] != caller; i++)
+		;
+	for (j = 1; j < IOHOOK_TRACE_DEPTH && i + j < n; j++)
+		chain[j] = st[i + j];
+}
+
+static void iohook_trace(bool write, enum iohook_space space, u64 key,
+			 unsigned int width, u64 hw, u64 val, bool touch,
+			 unsigned long caller)
+{
+	unsigned long chain[IOHOOK_TRACE_DEPTH];
+
+	if (write ? !trace_iohook_write_enabled() : !trace_iohook_read_enabled())
 		return;
+	iohook_call_chain(caller, chain);
+	if (write)
+		trace_iohook_write(space, key, width, hw, val, touch, chain);
+	else
+		trace_iohook_read(space, key, width, hw, val, touch, chain);
+}
+
+/* A read of @width bytes at @key in @space, the hardware behind @hw. */
+static int iohook_read(enum iohook_space space, u64 key, unsigned int width,
+		       const struct iohook_hw *hw, u64 *val,
+		       unsigned long caller)
+{
+	struct iohook_found f;
+	u64 raw = 0;
+	bool touch;
+	int ret = 0;
+
+	if (!iohook_cpu_usable())
+		return hw->read(hw, width, val);
+	rcu_read_lock();
+	if (!iohook_find(space, key, width, &f)) {
+		rcu_read_unlock();
+		return hw->read(hw, width, val);
 	}
-	touch = mask != iohook_width_mask(width);
+	touch = f.cover != iohook_width_mask(width);
+	if (touch)
+		ret = hw->read(hw, width, &raw);
+	if (!ret) {
+		*val = iohook_merge(raw, f.cover,
+				    iohook_commit_read(&f, key, width));
+		iohook_trace(false, space, key, width, raw, *val, touch,
+			     caller);
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+static int iohook_write(enum iohook_space space, u64 key, unsigned int width,
+			const struct iohook_hw *hw, u64 val,
+			unsigned long caller)
+{
+	struct iohook_found f;
+	u64 out = 0;
+	bool touch;
+	int ret = 0;
+
+	if (!iohook_cpu_usable())
+		return hw->write(hw, width, val);
+	rcu_read_lock();
+	if (!iohook_find(space, key, width, &f)) {
+		rcu_read_unlock();
+		return hw->write(hw, width, val);
+	}
+	touch = f.cover != iohook_width_mask(width);
 	if (touch) {
-		if (keep)
-			hw = raw->read(at, width);
-		hw = iohook_hw_write_value(val, mask, keep, hw);
-		raw->write(hw, at, width);
+		out = iohook_hw_write_value(val, f.cover);
+		ret = hw->write(hw, width, out);
 	}
-	trace_iohook_write(space, key, width, hw, val, touch, caller);
+	if (!ret) {
+		iohook_commit_write(&f, key, width, val);
+		iohook_trace(true, space, key, width, out, val, touch, caller);
+	}
+	rcu_read_unlock();
+	return ret;
 }
 
 /**
@@ -249,19 +432,26 @@ static void iohook_write(enum iohook_space space, u64 key, uintptr_t at,
  * @addr: ioremapped address
  * @width: 1, 2, 4 or 8
  *
- * Only called while a memory override is armed.
+ * Only called while the memory key is on. noinstr, because the idle loop
+ * reaches it from its own noinstr code (the HPET under the tick
+ * broadcast): nothing here may be traced before the RCU check.
  *
  * Return: the value the caller reads.
  */
-u64 iohook_mem_read(const void __iomem *addr, unsigned int width)
+noinstr u64 iohook_mem_read(const void __iomem *addr, unsigned int width)
 {
-	uintptr_t at = (uintptr_t)addr;
-	u64 phys;
+	struct iohook_hw hw = {
+		.read = iohook_hw_mem_read, .write = iohook_hw_mem_write,
+		.at = (uintptr_t)addr,
+	};
+	u64 phys, val;
 
-	if (!iohook_virt_to_phys(addr, &phys))
-		return iohook_raw_mem_read(at, width);
-	return iohook_read(IOHOOK_SPACE_MEM, phys, at, width, &iohook_raw_mem,
-			   _RET_IP_);
+	instrumentation_begin();
+	if (!iohook_virt_to_phys(addr, width, &phys) ||
+	    iohook_read(IOHOOK_SPACE_MEM, phys, width, &hw, &val, _RET_IP_))
+		val = iohook_raw_mem_read(hw.at, width);
+	instrumentation_end();
+	return val;
 }
 EXPORT_SYMBOL(iohook_mem_read);
 
@@ -271,18 +461,22 @@ EXPORT_SYMBOL(iohook_mem_read);
  * @addr: ioremapped address
  * @width: 1, 2, 4 or 8
  *
- * Only called while a memory override is armed.
+ * Only called while the memory key is on; noinstr like iohook_mem_read().
  */
-void iohook_mem_write(u64 val, void __iomem *addr, unsigned int width)
+noinstr void iohook_mem_write(u64 val, void __iomem *addr, unsigned int width)
 {
-	uintptr_t at = (uintptr_t)addr;
+	struct iohook_hw hw = {
+		.read = iohook_hw_mem_read, .write = iohook_hw_mem_write,
+		.at = (uintptr_t)addr,
+	};
 	u64 phys;
 
-	if (!iohook_virt_to_phys(addr, &phys))
-		iohook_raw_mem_write(val, at, width);
+	instrumentation_begin();
+	if (iohook_virt_to_phys(addr, width, &phys))
+		iohook_write(IOHOOK_SPACE_MEM, phys, width, &hw, val, _RET_IP_);
 	else
-		iohook_write(IOHOOK_SPACE_MEM, phys, at, width, val,
-			     &iohook_raw_mem, _RET_IP_);
+		iohook_raw_mem_write(val, hw.at, width);
+	instrumentation_end();
 }
 EXPORT_SYMBOL(iohook_mem_write);
 
@@ -291,14 +485,23 @@ EXPORT_SYMBOL(iohook_mem_write);
  * @port: I/O port
  * @width: 1, 2 or 4
  *
- * Only called while an I/O-port override is armed.
+ * Only called while the I/O-port key is on. noinstr: ACPI idle reads its
+ * C-state port and the PM timer from the idle loop.
  *
  * Return: the value the caller reads.
  */
-u32 iohook_io_read(u16 port, unsigned int width)
+noinstr u32 iohook_io_read(u16 port, unsigned int width)
 {
-	return iohook_read(IOHOOK_SPACE_IO, port, port, width, &iohook_raw_io,
-			   _RET_IP_);
+	struct iohook_hw hw = {
+		.read = iohook_hw_io_read, .write = iohook_hw_io_write,
+		.at = port,
+	};
+	u64 val;
+
+	instrumentation_begin();
+	iohook_read(IOHOOK_SPACE_IO, port, width, &hw, &val, _RET_IP_);
+	instrumentation_end();
+	return val;
 }
 EXPORT_SYMBOL(iohook_io_read);
 
@@ -308,14 +511,26 @@ EXPORT_SYMBOL(iohook_io_read);
  * @port: I/O port
  * @width: 1, 2 or 4
  *
- * Only called while an I/O-port override is armed.
+ * Only called while the I/O-port key is on; noinstr like iohook_io_read().
  */
-void iohook_io_write(u32 val, u16 port, unsigned int width)
+noinstr void iohook_io_write(u32 val, u16 port, unsigned int width)
 {
-	iohook_write(IOHOOK_SPACE_IO, port, port, width, val, &iohook_raw_io,
-		     _RET_IP_);
+	struct iohook_hw hw = {
+		.read = iohook_hw_io_read, .write = iohook_hw_io_write,
+		.at = port,
+	};
+
+	instrumentation_begin();
+	iohook_write(IOHOOK_SPACE_IO, port, width, &hw, val, _RET_IP_);
+	instrumentation_end();
 }
 EXPORT_SYMBOL(iohook_io_write);
+
+/* Offsets a function's config space does not have never alias into it. */
+static bool iohook_pci_in_range(int pos, int len)
+{
+	return pos >= 0 && pos + len <= IOHOOK_PCI_CFG_MAX + 1;
+}
 
 /**
  * iohook_pci_read() - slow path of the PCI config read accessors
@@ -325,28 +540,31 @@ EXPORT_SYMBOL(iohook_io_write);
  * @len: 1, 2 or 4
  * @val: where to store the value read
  *
- * Called with pci_lock held, only while a config override is armed.
+ * Called from drivers/pci/access.c only while the config key is on, in
+ * any context: pci_user_*() hold pci_lock with interrupts off, and so do
+ * pci_bus_*_config_*() except on x86, whose PCI_LOCKLESS_CONFIG calls
+ * them without any lock. An offset outside 0 to 0xfff goes to the
+ * hardware as it would without iohook.
  *
  * Return: a PCIBIOS_* code, as from bus->ops->read().
  */
 int iohook_pci_read(struct pci_bus *bus, unsigned int devfn, int pos,
 		    int len, u32 *val)
 {
-	u64 addr = iohook_pci_addr(pci_domain_nr(bus), bus->number, devfn,
-				   pos);
-	u64 mask, value;
-	int ret = PCIBIOS_SUCCESSFUL;
-	u32 hw = 0;
-	bool touch;
+	struct iohook_hw hw = {
+		.read = iohook_hw_cfg_read, .write = iohook_hw_cfg_write,
+		.cfg = { .bus = bus, .devfn = devfn, .pos = pos },
+	};
+	u64 v = 0;
+	int ret;
 
-	if (!iohook_access_read(IOHOOK_SPACE_PCI, addr, len, &mask, &value))
+	if (!iohook_pci_in_range(pos, len))
 		return bus->ops->read(bus, devfn, pos, len, val);
-	touch = mask != iohook_width_mask(len);
-	if (touch)
-		ret = bus->ops->read(bus, devfn, pos, len, &hw);
-	*val = iohook_merge(hw, mask, value);
-	trace_iohook_read(IOHOOK_SPACE_PCI, addr, len, hw, *val, touch,
-			  _RET_IP_);
+	ret = iohook_read(IOHOOK_SPACE_PCI,
+			  iohook_pci_addr(pci_domain_nr(bus), bus->number,
+					  devfn, pos),
+			  len, &hw, &v, _RET_IP_);
+	*val = v;
 	return ret;
 }
 
@@ -358,32 +576,22 @@ int iohook_pci_read(struct pci_bus *bus, unsigned int devfn, int pos,
  * @len: 1, 2 or 4
  * @val: the value written
  *
- * Called with pci_lock held, only while a config override is armed.
+ * As iohook_pci_read(). If the hardware write fails, no override changes.
  *
  * Return: a PCIBIOS_* code, as from bus->ops->write().
  */
 int iohook_pci_write(struct pci_bus *bus, unsigned int devfn, int pos,
 		     int len, u32 val)
 {
-	u64 addr = iohook_pci_addr(pci_domain_nr(bus), bus->number, devfn,
-				   pos);
-	int ret = PCIBIOS_SUCCESSFUL;
-	u64 mask, keep;
-	u32 hw = 0;
-	bool touch;
+	struct iohook_hw hw = {
+		.read = iohook_hw_cfg_read, .write = iohook_hw_cfg_write,
+		.cfg = { .bus = bus, .devfn = devfn, .pos = pos },
+	};
 
-	if (!iohook_access_write(IOHOOK_SPACE_PCI, addr, len, val, &mask,
-				 &keep))
+	if (!iohook_pci_in_range(pos, len))
 		return bus->ops->write(bus, devfn, pos, len, val);
-	touch = mask != iohook_width_mask(len);
-	if (touch) {
-		if (keep)
-			ret = bus->ops->read(bus, devfn, pos, len, &hw);
-		hw = iohook_hw_write_value(val, mask, keep, hw);
-		if (ret == PCIBIOS_SUCCESSFUL)
-			ret = bus->ops->write(bus, devfn, pos, len, hw);
-	}
-	trace_iohook_write(IOHOOK_SPACE_PCI, addr, len, hw, val, touch,
-			   _RET_IP_);
-	return ret;
+	return iohook_write(IOHOOK_SPACE_PCI,
+			    iohook_pci_addr(pci_domain_nr(bus), bus->number,
+					    devfn, pos),
+			    len, &hw, val, _RET_IP_);
 }

@@ -8,6 +8,7 @@
 #include <linux/atomic.h>
 #include <linux/hash.h>
 #include <linux/iohook.h>
+#include <linux/list.h>
 #include <linux/maple_tree.h>
 #include <linux/rcupdate.h>
 
@@ -26,7 +27,7 @@ struct iohook_override {
 	atomic64_t value;
 	atomic64_t hits;
 	unsigned int flags;
-	struct rcu_head rcu;
+	struct list_head dead;	/* on a list of removed overrides */
 };
 
 /*
@@ -49,8 +50,7 @@ u64 iohook_emul_read_clears(u64 start, u32 len, u64 mask,
 			    unsigned int width);
 u64 iohook_emul_write(u64 start, u32 len, u64 mask, enum iohook_attr attr,
 		      u64 value, u64 addr, unsigned int width, u64 data);
-u64 iohook_emul_write_keeps(enum iohook_attr attr, u64 cover);
-u64 iohook_hw_write_value(u64 data, u64 cover, u64 keep, u64 hw);
+u64 iohook_hw_write_value(u64 data, u64 cover);
 u64 iohook_merge(u64 hw, u64 mask, u64 value);
 
 /*
@@ -58,6 +58,11 @@ u64 iohook_merge(u64 hw, u64 mask, u64 value);
  * the counting filter in front of them (see there).
  */
 extern struct maple_tree iohook_trees[IOHOOK_NR_SPACES];
+/*
+ * Whether overrides take effect: written under the store's mutex, read
+ * by the slow paths inside their RCU read section (see hook.c).
+ */
+extern bool iohook_armed;
 #define IOHOOK_FILTER_BITS	12
 extern u32 iohook_filter[IOHOOK_NR_SPACES][1 << IOHOOK_FILTER_BITS];
 extern const u8 iohook_granule_shift[IOHOOK_NR_SPACES];
@@ -79,12 +84,14 @@ static inline bool iohook_store_may_cover(enum iohook_space space, u64 addr,
 	       READ_ONCE(iohook_filter[space][hash_64(g2, IOHOOK_FILTER_BITS)]);
 }
 
-
 /* hook.c: the space-independent core of an overridden access. */
 bool iohook_access_read(enum iohook_space space, u64 addr,
 			unsigned int width, u64 *mask, u64 *value);
 bool iohook_access_write(enum iohook_space space, u64 addr,
-			 unsigned int width, u64 data, u64 *mask, u64 *keep);
+			 unsigned int width, u64 data, u64 *mask);
+
+/* store_test.c: every KUnit suite's exit. */
+void iohook_kunit_clear(void);
 
 extern const char * const iohook_attr_names[IOHOOK_NR_ATTRS];
 extern const char * const iohook_space_names[IOHOOK_NR_SPACES];

@@ -15,16 +15,9 @@
 #include "internal.h"
 #include "mmio.h"
 
-/**
- * iohook_virt_to_phys() - physical address behind a kernel virtual address
- * @addr: the address an MMIO accessor was given
- * @phys: where to store the physical address
- *
- * Return: true if @addr is mapped and @phys was set.
- */
-bool iohook_virt_to_phys(const void __iomem *addr, u64 *phys)
+/* The physical address of one byte, or false if it is not mapped. */
+static bool iohook_byte_phys(unsigned long va, u64 *phys)
 {
-	unsigned long va = (unsigned long)addr;
 	unsigned int level;
 	pte_t *pte;
 
@@ -46,4 +39,31 @@ bool iohook_virt_to_phys(const void __iomem *addr, u64 *phys)
 		break;
 	}
 	return true;
+}
+
+/**
+ * iohook_virt_to_phys() - physical address behind an MMIO access
+ * @addr: the address an MMIO accessor was given
+ * @width: the access width, 1 to 8
+ * @phys: where to store the physical address of its first byte
+ *
+ * An unaligned access may cross a page boundary, and the two pages need
+ * not be physically contiguous. Such an access has no single physical
+ * range to look up, so it is left to the hardware: its last byte must
+ * translate to @phys + @width - 1.
+ *
+ * Return: true if the access is mapped, physically contiguous, and
+ * @phys was set.
+ */
+bool iohook_virt_to_phys(const void __iomem *addr, unsigned int width,
+			 u64 *phys)
+{
+	unsigned long va = (unsigned long)addr, last = va + width - 1;
+	u64 plast;
+
+	if (!iohook_byte_phys(va, phys))
+		return false;
+	if ((va >> PAGE_SHIFT) == (last >> PAGE_SHIFT))
+		return true;
+	return iohook_byte_phys(last, &plast) && plast == *phys + width - 1;
 }

@@ -4,6 +4,7 @@
 
 #include <linux/types.h>
 
-bool iohook_virt_to_phys(const void __iomem *addr, u64 *phys);
+bool iohook_virt_to_phys(const void __iomem *addr, unsigned int width,
+			 u64 *phys);
 
 #endif

@@ -9,6 +9,12 @@
  * ATTR is one of ro, rw, rc, wc. Any malformed field, a missing one or
  * trailing garbage is -EINVAL. Range checks belong to the caller, which
  * knows the space.
+ *
+ * Every character is checked: a number is an optional "0x" and then hex
+ * digits only (no sign, no blank), and a PCI address is exactly what the
+ * kernel prints for a device (pci_name()): a domain of four or more hex
+ * digits (VMD domains have five), two for the bus, two for the device,
+ * one for the function. So a typo never names another location.
  */
 #include <linux/ctype.h>
 #include <linux/errno.h>
@@ -32,9 +38,63 @@ bool iohook_blank(const char *s)
 	return !*s;
 }
 
-static int parse_hex64(const char *s, u64 *v)
+/**
+ * iohook_parse_hex() - parse a hex number, strictly
+ * @s: the text: an optional "0x", hex digits, and at most a final newline
+ * @v: the number
+ *
+ * Unlike kstrtou64(), no sign is accepted.
+ *
+ * Return: 0, or -EINVAL.
+ */
+int iohook_parse_hex(const char *s, u64 *v)
 {
-	return *s ? kstrtou64(s, 16, v) : -EINVAL;
+	const char *d = s;
+
+	if (d[0] == '0' && (d[1] == 'x' || d[1] == 'X'))
+		d += 2;
+	if (!isxdigit(*d))
+		return -EINVAL;
+	return kstrtou64(s, 16, v) ? -EINVAL : 0;
+}
+
+/*
+ * Exactly @min to @max hex digits from *@s, then @sep; advances *@s past
+ * @sep.
+ */
+static int parse_field(const char **s, unsigned int min, unsigned int max,
+		       char sep, u32 *v)
+{
+	const char *p = *s;
+	unsigned int n = 0;
+
+	*v = 0;
+	while (isxdigit(p[n])) {
+		if (++n > max)
+			return -EINVAL;
+		*v = *v << 4 | hex_to_bin(p[n - 1]);
+	}
+	if (n < min || p[n] != sep)
+		return -EINVAL;
+	*s = p + n + 1;
+	return 0;
+}
+
+/* DDDD:BB:DD.F+ as pci_name() prints it; *@s is left after the '+'. */
+static int parse_pci_name(const char **s, struct iohook_location *loc)
+{
+	u32 domain, bus, dev, fn;
+
+	if (parse_field(s, 4, 8, ':', &domain) ||
+	    parse_field(s, 2, 2, ':', &bus) ||
+	    parse_field(s, 2, 2, '.', &dev) ||
+	    parse_field(s, 1, 1, '+', &fn) ||
+	    dev > 0x1f || fn > 7)
+		return -EINVAL;
+	loc->domain = domain;
+	loc->bus = bus;
+	loc->devfn = PCI_DEVFN(dev, fn);
+	return 0;
 }
 
 /**
@@ -47,38 +107,26 @@ static int parse_hex64(const char *s, u64 *v)
  */
 int iohook_parse_location(const char *tok, struct iohook_location *loc)
 {
-	unsigned int domain, bus, dev, fn;
-	const char *plus;
-	char tail;
-	int ret;
+	const char *off;
 
 	memset(loc, 0, sizeof(*loc));
-	plus = strchr(tok, '+');
-	if (!plus) {
+	if (!strchr(tok, '+')) {
 		loc->kind = IOHOOK_LOC_ADDR;
-		return parse_hex64(tok, &loc->offset) ? -EINVAL : 0;
+		return iohook_parse_hex(tok, &loc->offset);
 	}
 	if (!strncmp(tok, "bar", 3)) {
-		if (plus != tok + 4 || tok[3] < '0' || tok[3] > '5')
+		if (tok[3] < '0' || tok[3] > '5' || tok[4] != '+')
 			return -EINVAL;
 		loc->kind = IOHOOK_LOC_BAR;
 		loc->bar = tok[3] - '0';
+		off = tok + 5;
 	} else {
-		/* DDDD:BB:DD.F, exactly as the device's sysfs name */
-		if (plus - tok != 12 ||
-		    sscanf(tok, "%4x:%2x:%2x.%1x%c", &domain, &bus, &dev, &fn,
-			   &tail) != 5 || tail != '+' ||
-		    dev > 0x1f || fn > 7 ||
-		    !isxdigit(tok[0]) || !isxdigit(tok[5]) ||
-		    !isxdigit(tok[8]) || !isxdigit(tok[11]))
+		off = tok;
+		if (parse_pci_name(&off, loc))
 			return -EINVAL;
 		loc->kind = IOHOOK_LOC_PCI;
-		loc->domain = domain;
-		loc->bus = bus;
-		loc->devfn = PCI_DEVFN(dev, fn);
 	}
-	ret = parse_hex64(plus + 1, &loc->offset);
-	return ret ? -EINVAL : 0;
+	return iohook_parse_hex(off, &loc->offset);
 }
 
 /**
@@ -109,8 +157,8 @@ int iohook_parse_entry(char *line, struct iohook_entry *e)
 	if (n != 5)
 		return -EINVAL;
 	if (iohook_parse_location(tok[0], &e->loc) ||
-	    parse_hex64(tok[1], &len) || !len || len > U32_MAX ||
-	    parse_hex64(tok[2], &e->value) || parse_hex64(tok[3], &e->mask))
+	    iohook_parse_hex(tok[1], &len) || !len || len > U32_MAX ||
+	    iohook_parse_hex(tok[2], &e->value) || iohook_parse_hex(tok[3], &e->mask))
 		return -EINVAL;
 	attr = match_string(iohook_attr_names, IOHOOK_NR_ATTRS, tok[4]);
 	if (attr < 0)

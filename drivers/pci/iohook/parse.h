@@ -35,6 +35,7 @@ struct iohook_entry {
 /* Entries in one write are separated by newlines or ';'. */
 #define IOHOOK_ENTRY_SEPARATORS	"\n;"
 
+int iohook_parse_hex(const char *s, u64 *v);
 int iohook_parse_location(const char *tok, struct iohook_location *loc);
 int iohook_parse_entry(char *line, struct iohook_entry *e);
 bool iohook_blank(const char *s);

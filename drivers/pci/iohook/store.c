@@ -5,11 +5,22 @@
  * This file owns all iohook state. Writers (add, remove, arm) run in
  * process context and are serialised by iohook_mutex; the trees are
  * RCU-safe, so the access paths look entries up under rcu_read_lock()
- * from any context, and removed entries are freed after a grace period.
+ * from any context.
  *
  * A space's static key is on only while iohook is armed and the space
  * holds at least one override, so an idle space costs its accessors a
- * NOP.
+ * NOP. The keys are only the gate to the slow path: x86 patches a key's
+ * sites in batches, so while a key flips some sites branch and others do
+ * not. What decides is iohook_armed, one flag that every slow path reads
+ * inside its RCU read section. So:
+ * - arming turns the keys on first (the slow paths still see "disarmed"
+ *   and give the hardware view), then sets the flag: every site and
+ *   space switches with that one store;
+ * - disarming clears the flag, waits for a grace period, then turns the
+ *   keys off: when it returns no CPU is still emulating;
+ * - removing an override waits for a grace period before it returns and
+ *   before the override is freed: when "remove" returns, no access is
+ *   still using it.
  */
 #include <linux/hash.h>
 #include <linux/jump_label.h>
@@ -38,7 +49,7 @@ static struct static_key_false *const iohook_keys[IOHOOK_NR_SPACES] = {
 
 struct maple_tree iohook_trees[IOHOOK_NR_SPACES];
 
-static bool iohook_armed;
+bool iohook_armed;
 static DEFINE_MUTEX(iohook_mutex);
 static BLOCKING_NOTIFIER_HEAD(iohook_notifier);
 
@@ -106,7 +117,11 @@ static int __init iohook_store_init(void)
 /* Before any initcall that could add overrides, the sysfs layer included. */
 pure_initcall(iohook_store_init);
 
-/* Turn each space's key on exactly when it is armed and non-empty. */
+/*
+ * Turn each space's key on exactly when it is armed and non-empty. Only
+ * turns keys off after the caller has made the change that allows it
+ * visible and waited for a grace period, or when nothing used the key.
+ */
 static void iohook_update_keys(void)
 {
 	int i;
@@ -288,15 +303,21 @@ int iohook_add_many(const struct iohook_spec *specs, unsigned int n)
 	return 0;
 
 rollback:
-	/* Only -ENOMEM gets here: the ranges were checked free above. */
+	/*
+	 * Only -ENOMEM gets here: the ranges were checked free above. The
+	 * erases must not fail, or an override we free would stay in the
+	 * tree: __GFP_NOFAIL (fault injection leaves it alone too).
+	 */
 	while (done--) {
-		mtree_erase(&iohook_trees[specs[done].space], specs[done].addr);
 		iohook_last(&specs[done], &last);
+		mtree_store_range(&iohook_trees[specs[done].space],
+				  specs[done].addr, last, NULL,
+				  GFP_KERNEL | __GFP_NOFAIL);
 		iohook_filter_update(specs[done].space, specs[done].addr,
 				     last, -1);
 	}
-	iohook_update_keys();
 	synchronize_rcu();
+	iohook_update_keys();
 unlock:
 	mutex_unlock(&iohook_mutex);
 free:
@@ -337,18 +358,47 @@ static int iohook_find_start(enum iohook_space space, u64 addr,
 	return 0;
 }
 
-/* Erase @ov from its tree; the caller holds iohook_mutex. */
-static void iohook_erase(struct iohook_override *ov)
+/*
+ * Erase @ov from its tree and put it on @dead, to be freed by
+ * iohook_free_dead(). The caller holds iohook_mutex. In RCU mode every
+ * tree change allocates, so the erase can fail: then @ov stays in the
+ * tree, untouched, and must not be freed.
+ */
+static int iohook_erase(struct iohook_override *ov, struct list_head *dead)
 {
+	u64 last = ov->start + ov->len - 1;
 	struct iohook_spec spec;
+	int ret;
 
 	lockdep_assert_held(&iohook_mutex);
-	mtree_erase(&iohook_trees[ov->space], ov->start);
-	iohook_filter_update(ov->space, ov->start, ov->start + ov->len - 1, -1);
+	ret = mtree_store_range(&iohook_trees[ov->space], ov->start, last,
+				NULL, GFP_KERNEL);
+	if (ret)
+		return ret;
+	iohook_filter_update(ov->space, ov->start, last, -1);
 	iohook_to_spec(ov, &spec);
 	blocking_notifier_call_chain(&iohook_notifier, IOHOOK_EVENT_REMOVE,
 				     &spec);
-	kfree_rcu(ov, rcu);
+	list_add_tail(&ov->dead, dead);
+	return 0;
+}
+
+/*
+ * After erases: wait until no access can still use the erased overrides
+ * (so "remove" is synchronous), turn off the keys of emptied spaces, and
+ * free them. Called with iohook_mutex held.
+ */
+static void iohook_free_dead(struct list_head *dead)
+{
+	struct iohook_override *ov, *tmp;
+
+	lockdep_assert_held(&iohook_mutex);
+	if (list_empty(dead))
+		return;
+	synchronize_rcu();
+	iohook_update_keys();
+	list_for_each_entry_safe(ov, tmp, dead, dead)
+		kfree(ov);
 }
 
 /**
@@ -356,20 +406,24 @@ static void iohook_erase(struct iohook_override *ov)
  * @space: its address space
  * @addr: its first address
  *
- * Return: 0, -EINVAL for a bad @space, or -ENOENT if no override starts
- * at @addr.
+ * When this returns, no access anywhere still sees the override. Must be
+ * called in process context.
+ *
+ * Return: 0, -EINVAL for a bad @space, -ENOENT if no override starts at
+ * @addr, or -ENOMEM if the tree could not be changed (the override then
+ * stays, unchanged).
  */
 int iohook_remove(enum iohook_space space, u64 addr)
 {
 	struct iohook_override *ov;
+	LIST_HEAD(dead);
 	int ret;
 
 	mutex_lock(&iohook_mutex);
 	ret = iohook_find_start(space, addr, &ov);
-	if (!ret) {
-		iohook_erase(ov);
-		iohook_update_keys();
-	}
+	if (!ret)
+		ret = iohook_erase(ov, &dead);
+	iohook_free_dead(&dead);
 	mutex_unlock(&iohook_mutex);
 	return ret;
 }
@@ -381,13 +435,18 @@ EXPORT_SYMBOL_GPL(iohook_remove);
  * @first: first address of the range
  * @last: last address of the range (inclusive)
  *
- * Return: the number of overrides removed, or -EINVAL for a bad @space.
+ * Synchronous like iohook_remove(). Must be called in process context.
+ *
+ * Return: the number of overrides removed, -EINVAL for a bad @space, or
+ * -ENOMEM if the tree could not be changed: the overrides not yet
+ * removed then stay, unchanged.
  */
 int iohook_remove_range(enum iohook_space space, u64 first, u64 last)
 {
 	struct iohook_override *ov;
 	unsigned long index = first;
-	int n = 0;
+	LIST_HEAD(dead);
+	int n = 0, ret = 0;
 
 	if (space >= IOHOOK_NR_SPACES)
 		return -EINVAL;
@@ -395,12 +454,14 @@ int iohook_remove_range(enum iohook_space space, u64 first, u64 last)
 	while ((ov = mt_find(&iohook_trees[space], &index, last))) {
 		if (ov->start < first)
 			continue;
-		iohook_erase(ov);
+		ret = iohook_erase(ov, &dead);
+		if (ret)
+			break;
 		n++;
 	}
-	iohook_update_keys();
+	iohook_free_dead(&dead);
 	mutex_unlock(&iohook_mutex);
-	return n;
+	return ret ?: n;
 }
 EXPORT_SYMBOL_GPL(iohook_remove_range);
 
@@ -471,6 +532,9 @@ EXPORT_SYMBOL_GPL(iohook_set_value);
  *      address order, in process context; a non-zero return stops the walk
  * @data: passed to @fn
  *
+ * @fn runs with the store's mutex held: it must not add, remove, arm or
+ * disarm (that would deadlock), nor wait for anything that does.
+ *
  * Return: 0, or the first non-zero value @fn returned.
  */
 int iohook_for_each(enum iohook_space space, u64 first, u64 last,
@@ -500,14 +564,22 @@ EXPORT_SYMBOL_GPL(iohook_for_each);
  * iohook_arm() - make every override take effect
  *
  * Overrides added while disarmed are staged; arming makes all of them
- * visible at once, each space by one static-key flip, with their current
- * values. Must be called in process context.
+ * visible at once, in every space and at every accessor site, with their
+ * current values: the keys are turned on first, while the slow paths
+ * still give the hardware view, then one flag switches them all. When
+ * this returns, every CPU sees the overrides. Must be called in process
+ * context.
  */
 void iohook_arm(void)
 {
+	int i;
+
 	mutex_lock(&iohook_mutex);
-	iohook_armed = true;
-	iohook_update_keys();
+	for (i = 0; i < IOHOOK_NR_SPACES; i++)
+		if (!mtree_empty(&iohook_trees[i]) &&
+		    !static_key_enabled(iohook_keys[i]))
+			static_branch_enable(iohook_keys[i]);
+	WRITE_ONCE(iohook_armed, true);
 	mutex_unlock(&iohook_mutex);
 }
 EXPORT_SYMBOL_GPL(iohook_arm);
@@ -515,13 +587,19 @@ EXPORT_SYMBOL_GPL(iohook_arm);
 /**
  * iohook_disarm() - restore the real hardware view
  *
- * Overrides are kept, with their values, for a later iohook_arm(). Must
- * be called in process context.
+ * Overrides are kept, with their values, for a later iohook_arm(). One
+ * flag switches every site at once; a grace period then lets every
+ * access that saw the overrides finish, so when this returns no CPU
+ * emulates any more and no rc or wc state changes. Must be called in
+ * process context.
  */
 void iohook_disarm(void)
 {
 	mutex_lock(&iohook_mutex);
-	iohook_armed = false;
+	if (iohook_armed) {
+		WRITE_ONCE(iohook_armed, false);
+		synchronize_rcu();
+	}
 	iohook_update_keys();
 	mutex_unlock(&iohook_mutex);
 }

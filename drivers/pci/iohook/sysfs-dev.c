@@ -8,11 +8,20 @@
  * address, so they outlive the device, and when a device appears at that
  * address again its new overrides/ shows them.
  *
+ * The per-override directories here are a silent view (no uevents; the
+ * global directories send them), named by where the override is now:
+ * "OFF" in config space, "barN+OFF" in a BAR. BARs can move (remove and
+ * rescan, resource reassignment), so the view is rebuilt from the store
+ * whenever a driver binds, when the BARs are final; it never keeps a
+ * stale name, and never collides with one.
+ *
  * Lifetime: the overrides/ kobject holds a reference on the pci_dev. On
  * BUS_NOTIFY_DEL_DEVICE the device is first unlisted (so the store's
- * notifier stops adding to it), then its directories are removed outside
+ * notifier stops adding to it), then overrides/ is removed outside
  * iohook_sysfs_mutex: removing a kobject waits for writers of its files,
- * and an "add" writer may be waiting for that mutex.
+ * and an "add" writer may be waiting for that mutex. The per-override
+ * directories' files never take a mutex, so they may be removed under
+ * it.
  */
 #include <linux/device.h>
 #include <linux/kstrtox.h>
@@ -81,20 +90,37 @@ static bool iohook_dev_name(struct pci_dev *pdev,
 	return false;
 }
 
-/* Called from the store's notifier, with the store locked. */
-void iohook_dev_notify(unsigned long event, const struct iohook_spec *spec)
+/* Add @spec to @ip's view if it is @ip's; returns whether it is. */
+static bool iohook_dev_show(struct iohook_pdev *ip,
+			    const struct iohook_spec *spec)
 {
-	struct iohook_pdev *ip;
 	char name[32];
 
-	mutex_lock(&iohook_sysfs_mutex);
+	if (!iohook_dev_name(ip->pdev, spec, name, sizeof(name)))
+		return false;
+	iohook_dir_add(&ip->dir, name, spec->space, spec->addr, NULL);
+	return true;
+}
+
+/*
+ * Called from the store's notifier, with the store and
+ * iohook_sysfs_mutex locked. Return: the name of the device an added
+ * override belongs to, for the global uevent, or NULL.
+ */
+const char *iohook_dev_notify(unsigned long event,
+			      const struct iohook_spec *spec)
+{
+	const char *owner = NULL;
+	struct iohook_pdev *ip;
+
+	lockdep_assert_held(&iohook_sysfs_mutex);
 	list_for_each_entry(ip, &iohook_pdevs, node) {
 		if (event == IOHOOK_EVENT_REMOVE)
 			iohook_dir_remove(&ip->dir, spec->space, spec->addr);
-		else if (iohook_dev_name(ip->pdev, spec, name, sizeof(name)))
-			iohook_dir_add(&ip->dir, name, spec->space, spec->addr);
+		else if (iohook_dev_show(ip, spec) && !owner)
+			owner = pci_name(ip->pdev);
 	}
-	mutex_unlock(&iohook_sysfs_mutex);
+	return owner;
 }
 
 static int iohook_resolve_dev(const struct iohook_entry *e,
@@ -196,7 +222,8 @@ static ssize_t fire_irq_store(struct device *dev,
 	ret = iohook_sysfs_write_allowed();
 	if (ret)
 		return ret;
-	if (!iohook_blank(buf) && kstrtouint(buf, 0, &index))
+	if (iohook_sysfs_text(buf, count) ||
+	    (!iohook_blank(buf) && kstrtouint(buf, 0, &index)))
 		return -EINVAL;
 	ret = iohook_fire_pci_vector(pdev, index, &irq);
 	if (ret)
@@ -222,28 +249,54 @@ static struct iohook_pdev *iohook_pdev_find(struct pci_dev *pdev)
 	return NULL;
 }
 
+/* iohook_for_each() callback, with the store locked. */
 static int iohook_dev_populate_one(const struct iohook_spec *spec, void *data)
 {
-	if (!(spec->flags & IOHOOK_F_NO_SYSFS))
-		iohook_dev_notify(IOHOOK_EVENT_ADD, spec);
+	struct pci_dev *pdev = data;
+	struct iohook_pdev *ip;
+
+	if (spec->flags & IOHOOK_F_NO_SYSFS)
+		return 0;
+	mutex_lock(&iohook_sysfs_mutex);
+	ip = iohook_pdev_find(pdev);
+	if (ip)
+		iohook_dev_show(ip, spec);
+	mutex_unlock(&iohook_sysfs_mutex);
 	return 0;
 }
 
-/* Show the overrides already in the store for @pdev's addresses. */
+/*
+ * Rebuild @pdev's view from the store: drop every directory (their names
+ * may be stale), then show the overrides at the device's current
+ * addresses. An override added meanwhile is shown by the notifier, and
+ * the walk skips it.
+ */
 static void iohook_dev_populate(struct pci_dev *pdev)
 {
 	u64 base = iohook_cfg_base(pdev);
+	struct iohook_pdev *ip;
 	unsigned int bar;
+	LIST_HEAD(stale);
+
+	mutex_lock(&iohook_sysfs_mutex);
+	ip = iohook_pdev_find(pdev);
+	if (ip) {
+		iohook_dir_take_all(&ip->dir, &stale);
+		iohook_dir_destroy_list(&stale);
+	}
+	mutex_unlock(&iohook_sysfs_mutex);
+	if (!ip)
+		return;
 
 	iohook_for_each(IOHOOK_SPACE_PCI, base, base + IOHOOK_PCI_CFG_MAX,
-			iohook_dev_populate_one, NULL);
+			iohook_dev_populate_one, pdev);
 	for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {
 		struct resource *res = &pdev->resource[bar];
 
 		if (iohook_bar_valid(pdev, bar))
 			iohook_for_each(iohook_bar_space(res), res->start,
 					res->end, iohook_dev_populate_one,
-					NULL);
+					pdev);
 	}
 }
 

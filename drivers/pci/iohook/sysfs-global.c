@@ -2,7 +2,7 @@
 /*
  * The global directory, /sys/kernel/iohook:
  *
- *	armed		0/1: stage overrides, or make them all take effect
+ *	armed		0 or 1: stage overrides, or make them all take effect
  *	fire_irq	a Linux IRQ number to fire (level-triggered too)
  *	io/		I/O ports:       add, remove, one directory per override
  *	mem/		physical memory: add, remove, one directory per override
@@ -47,22 +47,26 @@ static void iohook_global_name(const struct iohook_spec *spec, char *name,
 		snprintf(name, len, "%llx", spec->addr);
 }
 
-/* Called from the store's notifier, with the store locked. */
-void iohook_global_notify(unsigned long event, const struct iohook_spec *spec)
+/*
+ * Called from the store's notifier, with the store and
+ * iohook_sysfs_mutex locked. These directories send the uevents.
+ */
+void iohook_global_notify(unsigned long event, const struct iohook_spec *spec,
+			  const char *device)
 {
 	struct iohook_space_dir *sd = iohook_space_dirs[spec->space];
 	char name[32];
 
+	lockdep_assert_held(&iohook_sysfs_mutex);
 	if (!sd)
 		return;
-	mutex_lock(&iohook_sysfs_mutex);
 	if (event == IOHOOK_EVENT_ADD) {
 		iohook_global_name(spec, name, sizeof(name));
-		iohook_dir_add(&sd->dir, name, spec->space, spec->addr);
+		iohook_dir_add(&sd->dir, name, spec->space, spec->addr,
+			       device ?: "");
 	} else {
 		iohook_dir_remove(&sd->dir, spec->space, spec->addr);
 	}
-	mutex_unlock(&iohook_sysfs_mutex);
 }
 
 static int iohook_resolve_global(const struct iohook_entry *e,
@@ -138,13 +142,14 @@ static ssize_t armed_show(struct kobject *kobj, struct kobj_attribute *attr,
 static ssize_t armed_store(struct kobject *kobj, struct kobj_attribute *attr,
 			   const char *buf, size_t count)
 {
-	bool arm;
+	unsigned int arm;
 	int ret;
 
 	ret = iohook_sysfs_write_allowed();
 	if (ret)
 		return ret;
-	if (kstrtobool(buf, &arm))
+	if (iohook_sysfs_text(buf, count) || kstrtouint(buf, 10, &arm) ||
+	    arm > 1)
 		return -EINVAL;
 	if (arm)
 		iohook_arm();
@@ -163,7 +168,7 @@ static ssize_t fire_irq_store(struct kobject *kobj,
 	ret = iohook_sysfs_write_allowed();
 	if (ret)
 		return ret;
-	if (kstrtouint(buf, 0, &irq))
+	if (iohook_sysfs_text(buf, count) || kstrtouint(buf, 0, &irq))
 		return -EINVAL;
 	ret = iohook_fire_irq(irq);
 	return ret ?: count;
@@ -186,11 +191,14 @@ static int iohook_notify(struct notifier_block *nb, unsigned long event,
 			 void *data)
 {
 	const struct iohook_spec *spec = data;
+	const char *device;
 
 	if (spec->flags & IOHOOK_F_NO_SYSFS)
 		return NOTIFY_DONE;
-	iohook_global_notify(event, data);
-	iohook_dev_notify(event, data);
+	mutex_lock(&iohook_sysfs_mutex);
+	device = iohook_dev_notify(event, spec);
+	iohook_global_notify(event, spec, device);
+	mutex_unlock(&iohook_sysfs_mutex);
 	return NOTIFY_OK;
 }
 
@@ -202,8 +210,7 @@ static int __init iohook_sysfs_init(void)
 {
 	int i, ret;
 
-	iohook_kset = kset_create_and_add("iohook", &iohook_uevent_ops,
-					  kernel_kobj);
+	iohook_kset = kset_create_and_add("iohook", NULL, kernel_kobj);
 	if (!iohook_kset)
 		return -ENOMEM;
 	ret = sysfs_create_group(&iohook_kset->kobj, &iohook_top_group);

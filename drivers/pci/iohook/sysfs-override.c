@@ -9,12 +9,18 @@
  * address, and its files look the override up under RCU, so they never
  * wait for the store's lock and stay safe while the override goes away.
  *
- * Directories are members of the /sys/kernel/iohook kset, wherever they
- * live, so their KOBJ_ADD and KOBJ_REMOVE uevents carry SUBSYSTEM=iohook
- * and IOHOOK_* variables, even under a PCI device (whose own kset would
- * filter them out).
+ * Uevents: one KOBJ_ADD and one KOBJ_REMOVE per override, from its
+ * directory in /sys/kernel/iohook/<space>/, which every override has
+ * for as long as it exists. They carry SUBSYSTEM=iohook, IOHOOK_SPACE,
+ * IOHOOK_ADDR, IOHOOK_NAME and, when the override lies in a PCI device's
+ * config space or BAR, IOHOOK_DEVICE=DDDD:BB:DD.F. The directories under
+ * a device's overrides/ are a view of the same overrides: they come and
+ * go with the device and its BARs, silently, so a device's removal never
+ * announces the removal of overrides that still exist.
  */
 #include <linux/capability.h>
+#include <linux/ctype.h>
+#include <linux/mm.h>
 #include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -29,6 +35,7 @@ struct iohook_ovr_kobj {
 	struct kobject kobj;
 	enum iohook_space space;
 	u64 addr;
+	char device[IOHOOK_DEVICE_NAME_LEN];	/* owning PCI device, or "" */
 	struct list_head node;
 };
 
@@ -108,8 +115,7 @@ static ssize_t value_store(struct kobject *kobj, struct kobj_attribute *attr,
 	ret = iohook_sysfs_write_allowed();
 	if (ret)
 		return ret;
-	ret = kstrtou64(buf, 16, &value);
-	if (ret)
+	if (iohook_sysfs_text(buf, count) || iohook_parse_hex(buf, &value))
 		return -EINVAL;
 	ret = iohook_set_value(o->space, o->addr, value);
 	return ret ?: count;
@@ -142,29 +148,28 @@ static const struct kobj_type iohook_ovr_ktype = {
 	.default_groups = iohook_ovr_groups,
 };
 
-static int iohook_uevent_filter(struct kobject *kobj)
+/*
+ * Send @action for an override's directory, with its IOHOOK_* variables.
+ * The variables go in @envp rather than through kset_uevent_ops, whose
+ * callback types differ between kernel versions; the kset gives
+ * SUBSYSTEM=iohook.
+ */
+static void iohook_ovr_uevent(struct iohook_ovr_kobj *o,
+			      enum kobject_action action)
 {
-	return get_ktype(kobj) == &iohook_ovr_ktype;
+	char space[32], addr[48], name[64], device[48];
+	char *envp[5] = { space, addr, name };
+
+	snprintf(space, sizeof(space), "IOHOOK_SPACE=%s",
+		 iohook_space_names[o->space]);
+	snprintf(addr, sizeof(addr), "IOHOOK_ADDR=0x%llx", o->addr);
+	snprintf(name, sizeof(name), "IOHOOK_NAME=%s", kobject_name(&o->kobj));
+	if (o->device[0]) {
+		snprintf(device, sizeof(device), "IOHOOK_DEVICE=%s", o->device);
+		envp[3] = device;
+	}
+	kobject_uevent_env(&o->kobj, action, envp);
 }
-
-static int iohook_uevent(struct kobject *kobj, struct kobj_uevent_env *env)
-{
-	struct iohook_ovr_kobj *o = to_ovr(kobj);
-	int ret;
-
-	ret = add_uevent_var(env, "IOHOOK_SPACE=%s",
-			     iohook_space_names[o->space]);
-	if (!ret)
-		ret = add_uevent_var(env, "IOHOOK_ADDR=0x%llx", o->addr);
-	if (!ret)
-		ret = add_uevent_var(env, "IOHOOK_NAME=%s", kobject_name(kobj));
-	return ret;
-}
-
-const struct kset_uevent_ops iohook_uevent_ops = {
-	.filter = iohook_uevent_filter,
-	.uevent = iohook_uevent,
-};
 
 /**
  * iohook_dir_init() - set up an empty directory of overrides
@@ -195,13 +200,15 @@ static struct iohook_ovr_kobj *iohook_dir_find(struct iohook_dir *dir,
  * @name: its name
  * @space: the override's space
  * @addr: its start
+ * @device: the PCI device it belongs to, for the uevents; NULL for a
+ *          silent directory (a device's view)
  *
  * Called with iohook_sysfs_mutex held.
  *
  * Return: 0 or a negative errno.
  */
 int iohook_dir_add(struct iohook_dir *dir, const char *name,
-		   enum iohook_space space, u64 addr)
+		   enum iohook_space space, u64 addr, const char *device)
 {
 	struct iohook_ovr_kobj *o;
 	int ret;
@@ -214,7 +221,11 @@ int iohook_dir_add(struct iohook_dir *dir, const char *name,
 		return -ENOMEM;
 	o->space = space;
 	o->addr = addr;
+	if (device)
+		strscpy(o->device, device, sizeof(o->device));
 	o->kobj.kset = iohook_kset;
+	/* Before the add: suppressed kobjects send no automatic remove. */
+	o->kobj.uevent_suppress = !device;
 	ret = kobject_init_and_add(&o->kobj, &iohook_ovr_ktype, dir->kobj,
 				   "%s", name);
 	if (ret) {
@@ -222,13 +233,13 @@ int iohook_dir_add(struct iohook_dir *dir, const char *name,
 		return ret;
 	}
 	list_add_tail(&o->node, &dir->entries);
-	kobject_uevent(&o->kobj, KOBJ_ADD);
+	iohook_ovr_uevent(o, KOBJ_ADD);
 	return 0;
 }
 
 static void iohook_ovr_destroy(struct iohook_ovr_kobj *o)
 {
-	kobject_uevent(&o->kobj, KOBJ_REMOVE);
+	iohook_ovr_uevent(o, KOBJ_REMOVE);
 	kobject_del(&o->kobj);
 	kobject_put(&o->kobj);
 }
@@ -283,12 +294,29 @@ void iohook_dir_destroy_list(struct list_head *list)
 	}
 }
 
+/**
+ * iohook_sysfs_text() - whether a write is text
+ * @buf: what was written
+ * @count: its length
+ *
+ * A NUL byte would hide what follows it from the parsers, so a write
+ * holding one is refused whole rather than read up to it.
+ *
+ * Return: 0, or -EINVAL.
+ */
+int iohook_sysfs_text(const char *buf, size_t count)
+{
+	return memchr(buf, '\0', count) ? -EINVAL : 0;
+}
+
 /* A one-token write, without white space, or an ERR_PTR(). */
 static char *iohook_sysfs_token(const char *buf, size_t count)
 {
-	char *s = kstrndup(buf, count, GFP_KERNEL);
-	char *t;
+	char *s, *t;
 
+	if (iohook_sysfs_text(buf, count))
+		return ERR_PTR(-EINVAL);
+	s = kstrndup(buf, count, GFP_KERNEL);
 	if (!s)
 		return ERR_PTR(-ENOMEM);
 	t = strim(s);
@@ -338,6 +366,23 @@ ssize_t iohook_sysfs_remove(const char *buf, size_t count,
 	return ret ?: count;
 }
 
+/* The entries of a write: its non-blank segments between separators. */
+static unsigned int iohook_count_entries(const char *buf)
+{
+	unsigned int n = 0;
+	bool blank = true;
+
+	for (; *buf; buf++) {
+		if (strchr(IOHOOK_ENTRY_SEPARATORS, *buf)) {
+			n += !blank;
+			blank = true;
+		} else if (!isspace(*buf)) {
+			blank = false;
+		}
+	}
+	return n + !blank;
+}
+
 /**
  * iohook_sysfs_add() - the body of every "add" file
  * @buf: what was written: entries separated by newlines or ';'
@@ -345,32 +390,38 @@ ssize_t iohook_sysfs_remove(const char *buf, size_t count,
  * @resolve: turns a parsed entry into a spec for this file
  * @ctx: passed to @resolve
  *
- * Every entry is parsed and resolved before any is added, and they are
- * added with iohook_add_many(): all or none.
+ * Entries are checked in order, each fully (syntax, location, then
+ * iohook_validate()), so the first bad entry decides the errno: -EINVAL
+ * or -ERANGE. Only then are they checked against each other and the
+ * store (-EEXIST) and added with iohook_add_many(): all or none.
  *
  * Return: @count, or the first error.
  */
 ssize_t iohook_sysfs_add(const char *buf, size_t count,
 			 iohook_resolve_fn resolve, void *ctx)
 {
-	struct iohook_spec *specs;
-	unsigned int n = 0, max = 1;
+	struct iohook_spec *specs = NULL;
 	char *copy, *cur, *line;
-	size_t i;
+	unsigned int n = 0, max;
 	int ret;
 
 	ret = iohook_sysfs_write_allowed();
 	if (ret)
 		return ret;
-	for (i = 0; i < count; i++)
-		if (strchr(IOHOOK_ENTRY_SEPARATORS, buf[i]))
-			max++;
+	if (iohook_sysfs_text(buf, count))
+		return -EINVAL;
 	copy = kstrndup(buf, count, GFP_KERNEL);
-	specs = kcalloc(max, sizeof(*specs), GFP_KERNEL);
-	if (!copy || !specs) {
-		ret = -ENOMEM;
+	if (!copy)
+		return -ENOMEM;
+	/* Sized by the real entries: a write of separators allocates none. */
+	max = iohook_count_entries(copy);
+	ret = -EINVAL;
+	if (!max)
 		goto out;
-	}
+	specs = kvcalloc(max, sizeof(*specs), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!specs)
+		goto out;
 	cur = copy;
 	while ((line = strsep(&cur, IOHOOK_ENTRY_SEPARATORS))) {
 		struct iohook_entry e;
@@ -386,11 +437,14 @@ ssize_t iohook_sysfs_add(const char *buf, size_t count,
 		specs[n].value = e.value;
 		specs[n].mask = e.mask;
 		specs[n].attr = e.attr;
+		ret = iohook_validate(&specs[n]);
+		if (ret)
+			goto out;
 		n++;
 	}
-	ret = n ? iohook_add_many(specs, n) : -EINVAL;
+	ret = iohook_add_many(specs, n);
 out:
-	kfree(specs);
+	kvfree(specs);
 	kfree(copy);
 	return ret ?: count;
 }

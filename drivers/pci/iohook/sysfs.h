@@ -29,9 +29,12 @@ typedef int (*iohook_resolve_fn)(const struct iohook_entry *e,
 
 extern struct mutex iohook_sysfs_mutex;
 extern struct kset *iohook_kset;
-extern const struct kset_uevent_ops iohook_uevent_ops;
+
+/* "DDDD:BB:DD.F" with a domain of up to eight digits, and its NUL. */
+#define IOHOOK_DEVICE_NAME_LEN	20
 
 int iohook_sysfs_write_allowed(void);
+int iohook_sysfs_text(const char *buf, size_t count);
 ssize_t iohook_sysfs_add(const char *buf, size_t count,
 			 iohook_resolve_fn resolve, void *ctx);
 ssize_t iohook_sysfs_remove(const char *buf, size_t count,
@@ -40,16 +43,21 @@ ssize_t iohook_sysfs_remove(const char *buf, size_t count,
 
 void iohook_dir_init(struct iohook_dir *dir, struct kobject *kobj);
 int iohook_dir_add(struct iohook_dir *dir, const char *name,
-		   enum iohook_space space, u64 addr);
+		   enum iohook_space space, u64 addr, const char *device);
 void iohook_dir_remove(struct iohook_dir *dir, enum iohook_space space,
 		       u64 addr);
 void iohook_dir_take_all(struct iohook_dir *dir, struct list_head *out);
 void iohook_dir_destroy_list(struct list_head *list);
 
-/* sysfs-dev.c and sysfs-global.c, called from the store notifier. */
-void iohook_dev_notify(unsigned long event, const struct iohook_spec *spec);
-void iohook_global_notify(unsigned long event,
-			  const struct iohook_spec *spec);
+/*
+ * sysfs-dev.c and sysfs-global.c, called from the store notifier with
+ * iohook_sysfs_mutex held: the devices' views first, which name the
+ * owning device for the global directory's uevent.
+ */
+const char *iohook_dev_notify(unsigned long event,
+			      const struct iohook_spec *spec);
+void iohook_global_notify(unsigned long event, const struct iohook_spec *spec,
+			  const char *device);
 int iohook_dev_sysfs_init(void);
 
 #endif

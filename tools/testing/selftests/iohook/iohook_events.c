@@ -121,11 +121,12 @@ FIXTURE_TEARDOWN(ev)
 /* 1a: presence on the empty slot 2, with its uevents. */
 TEST_F(ev, pciehp_presence_on_empty_slot)
 {
-	static const char *const add_vars[] = { "SUBSYSTEM=iohook", "IOHOOK_SPACE=pciconf", NULL };
+	static const char *const add_vars[] = { "SUBSYSTEM=iohook", "IOHOOK_SPACE=pciconf",
+		"IOHOOK_DEVICE=" RP2, NULL };
 	static const char *const fire_vars[] = { "IOHOOK_EVENT=fire_irq", "IOHOOK_VECTOR=0", NULL };
 	int exp = cap_of(RP2, PCI_CAP_ID_EXP, PCI_CAP_NORMAL);
 	int sltsta = exp + PCI_EXP_SLTSTA;
-	char entry[64], name[16], path[256];
+	char entry[64], name[32], path[256];
 	int fd = uevent_open();
 
 	ASSERT_GT(exp, 0);
@@ -135,7 +136,7 @@ TEST_F(ev, pciehp_presence_on_empty_slot)
 	snprintf(entry, sizeof(entry), "%x 1 %x %x wc", sltsta,
 		 SLTSTA_PDS | SLTSTA_PDC, SLTSTA_PDS | SLTSTA_PDC);
 	ASSERT_EQ(0, sysfs_write(OVR(RP2) "/add", entry));
-	snprintf(name, sizeof(name), "/overrides/%x", sltsta);
+	snprintf(name, sizeof(name), "/" RP2 "+%x", sltsta);
 	EXPECT_TRUE(uevent_wait(fd, "add", name, add_vars, 2000));
 	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" RP2 "/fire_irq", "0"));
 	EXPECT_TRUE(uevent_wait(fd, "change", "/" RP2, fire_vars, 2000));

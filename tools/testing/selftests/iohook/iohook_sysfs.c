@@ -172,6 +172,21 @@ TEST_F(ovr, errors_leave_state_unchanged)
 		{ RP2, "e8 1 1 1 ro; e9 1 1 1 ro; e8 1 1 1 ro", -EEXIST },
 		{ RP2, "\n", -EINVAL },			/* no entry */
 		{ RP2, " ; ", -EINVAL },
+		{ RP2, "+f0 1 1 1 ro", -EINVAL },		/* no signs */
+		{ RP2, "f0 +1 1 1 ro", -EINVAL },
+		{ NIC, "bar0++8 4 0 1 ro", -EINVAL },
+		{ RP2, "f0 1 0x ro", -EINVAL },
+		/* The first bad entry decides the errno. */
+		{ RP2, "1000 1 0 1 ro; zz 1 1 1 ro", -ERANGE },
+		{ RP2, "zz 1 1 1 ro; 1000 1 0 1 ro", -EINVAL },
+	};
+	static const struct bad_add global[] = {
+		{ NULL, "0000:0x:1d.0+f0 1 1 1 ro", -EINVAL },	/* 0x in a field */
+		{ NULL, "0000:00:0x.0+f0 1 1 1 ro", -EINVAL },
+		{ NULL, "0000:00:1x.0+f0 1 1 1 ro", -EINVAL },
+		{ NULL, "000:00:1d.0+f0 1 1 1 ro", -EINVAL },
+		{ NULL, "0000:00:1d.0++f0 1 1 1 ro", -EINVAL },
+		{ NULL, "0000:00:1d.0+1000 1 1 1 ro", -ERANGE },
 	};
 	char before[2048], after[2048], gbefore[2048], gafter[2048];
 	char path[256];
@@ -191,6 +206,22 @@ TEST_F(ovr, errors_leave_state_unchanged)
 		EXPECT_STREQ(before, after) TH_LOG("entry '%s'", cases[i].entry);
 		EXPECT_STREQ(gbefore, gafter);
 	}
+	dir_listing(IOHOOK_SYS "/pciconf", gbefore, sizeof(gbefore));
+	for (i = 0; i < ARRAY_SIZE(global); i++)
+		EXPECT_EQ(global[i].err, sysfs_write(IOHOOK_SYS "/pciconf/add",
+						     global[i].entry))
+			TH_LOG("entry '%s'", global[i].entry);
+	/* Text after a NUL byte is not silently ignored. */
+	EXPECT_EQ(-EINVAL, sysfs_write_bytes(RP2_OVR "/add", "f0 1 1 1 ro\0zz", 14));
+	EXPECT_EQ(-EINVAL, sysfs_write_bytes(RP2_OVR "/remove", "e2\0zz", 5));
+	EXPECT_EQ(-EINVAL, sysfs_write_bytes(RP2_OVR "/e2/value", "1\0zz", 4));
+	EXPECT_EQ(-EINVAL, sysfs_write_bytes(ARMED, "1\0", 2));
+	EXPECT_EQ(-EINVAL, sysfs_write(ARMED, "1x"));
+	EXPECT_EQ(-EINVAL, sysfs_write(ARMED, "2"));
+	EXPECT_EQ(-EINVAL, sysfs_write(RP2_OVR "/e2/value", "+1"));
+	dir_listing(IOHOOK_SYS "/pciconf", gafter, sizeof(gafter));
+	EXPECT_STREQ(gbefore, gafter);
+	EXPECT_EQ(0, sysfs_read_num(ARMED));
 	EXPECT_EQ(0, ovr_value("e2"));
 	EXPECT_EQ(-ENOENT, sysfs_write(RP2_OVR "/remove", "e3"));
 	EXPECT_EQ(-ENOENT, sysfs_write(RP2_OVR "/remove", "f0"));
@@ -470,7 +501,8 @@ TEST_F(ovr, global_fire_irq_level_triggered)
 TEST_F(ovr, uevents)
 {
 	static const char *const ovr_vars[] = { "SUBSYSTEM=iohook",
-		"IOHOOK_SPACE=pciconf", "IOHOOK_NAME=f0", NULL };
+		"IOHOOK_SPACE=pciconf", "IOHOOK_NAME=" RP2 "+f0",
+		"IOHOOK_DEVICE=" RP2, NULL };
 	static const char *const glob_vars[] = { "SUBSYSTEM=iohook",
 		"IOHOOK_NAME=" RP2 "+f0", NULL };
 	static const char *const fire_vars[] = { "IOHOOK_EVENT=fire_irq",
@@ -479,7 +511,8 @@ TEST_F(ovr, uevents)
 
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add", "f0 1 1 1 ro"));
-	EXPECT_TRUE(uevent_wait(fd, "add", "/0000:00:1d.0/overrides/f0", ovr_vars, 2000));
+	EXPECT_TRUE(uevent_wait(fd, "add", "/kernel/iohook/pciconf/" RP2 "+f0",
+				ovr_vars, 2000));
 	close(fd);
 	fd = uevent_open();
 	ASSERT_EQ(0, sysfs_write(RP2_OVR "/remove", "f0"));
@@ -515,6 +548,116 @@ TEST_F(ovr, device_removal_with_overrides)
 	EXPECT_TRUE(WAIT_FOR(path_exists(PCI_DEVS "/" NIC "/driver"), 10000));
 	EXPECT_EQ(0, sysfs_write(PCI_DEVS "/" NIC "/overrides/remove", "all"));
 	EXPECT_FALSE(path_exists(IOHOOK_SYS "/pciconf/" NIC "+400"));
+}
+
+/*
+ * One add and one remove uevent per override, from /sys/kernel/iohook;
+ * a device's overrides/ view is silent: removing the device announces
+ * nothing for overrides that still exist, and its view comes back under
+ * the BAR's current name when the device does.
+ */
+TEST_F(ovr, uevents_once_views_silent)
+{
+	char events[4096], want[512], path[256];
+	long long bar0;
+	int fd;
+
+	if (!path_exists(PCI_DEVS "/" NIC "/driver"))
+		SKIP(return, "no bound e1000e");
+	fd = uevent_open();
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" NIC "/overrides/add",
+				 "bar0+10 4 0 1 ro; 404 1 0 1 ro"));
+	EXPECT_EQ(2, uevent_collect_iohook(fd, 500, events, sizeof(events)))
+		TH_LOG("%s", events);
+	EXPECT_NE(NULL, strstr(events, "IOHOOK_DEVICE=" NIC)) TH_LOG("%s", events);
+	EXPECT_NE(NULL, strstr(events, "add@/kernel/iohook/pciconf/" NIC "+404 "))
+		TH_LOG("%s", events);
+	EXPECT_EQ(NULL, strstr(events, "/overrides/")) TH_LOG("%s", events);
+
+	/* Removing the device: no iohook uevent, the overrides stay. */
+	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" NIC "/remove", "1"));
+	ASSERT_TRUE(WAIT_FOR(!path_exists(PCI_DEVS "/" NIC), 10000));
+	EXPECT_EQ(0, uevent_collect_iohook(fd, 500, events, sizeof(events)))
+		TH_LOG("%s", events);
+	EXPECT_TRUE(path_exists(IOHOOK_SYS "/pciconf/" NIC "+404"));
+
+	/* Back: its view shows both, named by where they are now. */
+	ASSERT_EQ(0, sysfs_write("/sys/bus/pci/rescan", "1"));
+	ASSERT_TRUE(WAIT_FOR(path_exists(PCI_DEVS "/" NIC "/driver"), 10000));
+	EXPECT_TRUE(path_exists(PCI_DEVS "/" NIC "/overrides/404"));
+	bar0 = -1;
+	{
+		char res[256];
+		unsigned long long start;
+
+		snprintf(path, sizeof(path), PCI_DEVS "/" NIC "/resource");
+		if (sysfs_read(path, res, sizeof(res)) > 0 &&
+		    sscanf(res, "%llx", &start) == 1)
+			bar0 = start;
+	}
+	ASSERT_GT(bar0, 0);
+	/* Whether the BAR moved or not, the name matches where it is. */
+	snprintf(want, sizeof(want), IOHOOK_SYS "/mem/%llx", bar0 + 0x10);
+	if (path_exists("%s", want))
+		EXPECT_TRUE(path_exists(PCI_DEVS "/" NIC "/overrides/bar0+10"));
+	EXPECT_EQ(0, uevent_collect_iohook(fd, 500, events, sizeof(events)))
+		TH_LOG("%s", events);
+
+	EXPECT_EQ(0, sysfs_write(PCI_DEVS "/" NIC "/overrides/remove", "all"));
+	EXPECT_EQ(0, sysfs_write(IOHOOK_SYS "/mem/remove", "all"));
+	uevent_collect_iohook(fd, 300, events, sizeof(events));
+	EXPECT_NE(NULL, strstr(events, "remove@/kernel/iohook/pciconf/" NIC "+404 "))
+		TH_LOG("%s", events);
+	close(fd);
+}
+
+/* A write of separators holds no entry, and allocates for none. */
+TEST_F(ovr, separator_flood)
+{
+	static char flood[4096];
+
+	memset(flood, ';', sizeof(flood) - 1);
+	EXPECT_EQ(-EINVAL, sysfs_write(RP2_OVR "/add", flood));
+	if (!fault_setup("fail_page_alloc"))
+		SKIP(return, "no fail_page_alloc in this kernel");
+	/* Fail every allocation of 16 pages or more, for this task only. */
+	sysfs_write("/sys/kernel/debug/fail_page_alloc/min-order", "4");
+	fault_this_task(true);
+	EXPECT_EQ(-EINVAL, sysfs_write(RP2_OVR "/add", flood));
+	fault_this_task(false);
+}
+
+/*
+ * A remove whose tree change cannot allocate (the maple tree allocates
+ * on every change in RCU mode) fails with ENOMEM and leaves the override
+ * in place, listed and working: never freed while still in the tree.
+ */
+TEST_F(ovr, remove_enomem_keeps_override)
+{
+	char before[2048], after[2048];
+	int err;
+
+	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add", "f0 1 5a ff rw"));
+	if (!fault_setup("failslab"))
+		SKIP(return, "no failslab in this kernel");
+	sysfs_write("/sys/kernel/debug/failslab/cache-filter", "Y");
+	if (sysfs_write("/sys/kernel/slab/maple_node/failslab", "1"))
+		SKIP(return, "no /sys/kernel/slab/maple_node/failslab");
+	dir_listing(RP2_OVR, before, sizeof(before));
+	fault_this_task(true);
+	err = sysfs_write(RP2_OVR "/remove", "f0");
+	fault_this_task(false);
+	sysfs_write("/sys/kernel/slab/maple_node/failslab", "0");
+	sysfs_write("/sys/kernel/debug/failslab/cache-filter", "N");
+	EXPECT_EQ(-ENOMEM, err);
+	dir_listing(RP2_OVR, after, sizeof(after));
+	EXPECT_STREQ(before, after);
+	EXPECT_EQ(0x5a, ovr_value("f0"));
+	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	EXPECT_EQ(0x5a, pci_read_byte(self->rp2, 0xf0));
+	EXPECT_EQ(0, sysfs_write(RP2_OVR "/remove", "f0"));
+	EXPECT_FALSE(path_exists(RP2_OVR "/f0"));
 }
 
 TEST_HARNESS_MAIN

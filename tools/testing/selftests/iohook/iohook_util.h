@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -265,6 +266,98 @@ static inline bool uevent_wait(int fd, const char *action, const char *suffix,
 		}
 	}
 	return false;
+}
+
+/*
+ * Collect for @ms every uevent with SUBSYSTEM=iohook, as lines
+ * "ACTION@DEVPATH [IOHOOK_DEVICE=...]" in @out. Returns how many.
+ */
+static inline int uevent_collect_iohook(int fd, int ms, char *out, size_t len)
+{
+	char buf[8192];
+	int count = 0;
+
+	*out = 0;
+	while (ms > 0) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		const char *dev = "";
+		bool ours = false;
+		size_t off, hlen;
+		ssize_t n;
+
+		if (poll(&p, 1, 50) <= 0) {
+			ms -= 50;
+			continue;
+		}
+		n = recv(fd, buf, sizeof(buf) - 1, 0);
+		if (n <= 0)
+			continue;
+		buf[n] = 0;
+		hlen = strlen(buf);
+		for (off = hlen + 1; off < (size_t)n; off += strlen(buf + off) + 1) {
+			if (!strcmp(buf + off, "SUBSYSTEM=iohook"))
+				ours = true;
+			if (!strncmp(buf + off, "IOHOOK_DEVICE=", 14))
+				dev = buf + off;
+		}
+		if (!ours)
+			continue;
+		count++;
+		snprintf(out + strlen(out), len - strlen(out), "%s %s\n", buf, dev);
+	}
+	return count;
+}
+
+/* Write @len bytes of @buf (NULs included) to @path: 0 or -errno. */
+static inline int sysfs_write_bytes(const char *path, const char *buf,
+				    size_t len)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, buf, len);
+	err = n < 0 ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+/*
+ * The kernel's fault injection (Documentation/fault-injection): make
+ * this task's allocations fail. @attr is "failslab" or
+ * "fail_page_alloc"; false if the kernel lacks it.
+ */
+static inline bool fault_setup(const char *attr)
+{
+	char path[128];
+
+	if (!path_exists("/sys/kernel/debug/%s", attr) &&
+	    mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL) &&
+	    errno != EBUSY)
+		return false;
+	if (!path_exists("/sys/kernel/debug/%s", attr))
+		return false;
+#define FAULT_SET(file, val)						\
+	do {								\
+		snprintf(path, sizeof(path), "/sys/kernel/debug/%s/" file, attr); \
+		sysfs_write(path, val);					\
+	} while (0)
+	FAULT_SET("probability", "100");
+	FAULT_SET("interval", "1");
+	FAULT_SET("times", "-1");
+	FAULT_SET("verbose", "0");
+	FAULT_SET("task-filter", "Y");
+	FAULT_SET("ignore-gfp-wait", "N");
+#undef FAULT_SET
+	return true;
+}
+
+/* Turn this task's injected failures on or off. */
+static inline void fault_this_task(bool on)
+{
+	sysfs_write("/proc/self/make-it-fail", on ? "1" : "0");
 }
 
 /* libpci through sysfs: the kernel's pci_user_* path, like lspci/setpci. */
