@@ -1,12 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# iohook: a kernel-tree overlay on Debian's linux-source-6.1.
+# iohook: a kernel-tree overlay on Debian's linux-source-6.12 and 6.1.
+#
+# KVER picks the kernel: 6.12 (default) or 6.1. Each has its own tree and
+# objects under BUILD_DIR, so switching rebuilds neither.
 #
 #   make           install missing packages, build the patched kernel
-#   make check     build, boot under QEMU, run KUnit + kselftests
+#   make check     for every kernel (or only KVER, if given): build, boot
+#                  under QEMU, run the build checks, KUnit and kselftests
 #   make demo      build, boot, and narrate the hardware-event demo
 #   make vm CMD=.. run a command in the VM (see scripts/vm-run --help)
 #   make bench     benchmarks: iohook kernel vs the same without, side by side
+#   make series    a git-am-able patch series for your own Linux KVER tree
+#                  (in BUILD_DIR/KVER/series, or SERIES_OUT)
 #
 # BUILD_DIR (default /var/tmp/iohook) holds the extracted tree, objects,
 # ccache and logs, outside the repository so "git clean" keeps them and
@@ -14,8 +20,13 @@
 
 BUILD_DIR ?= /var/tmp/iohook
 export BUILD_DIR
+# Exported only when given, so that "make check" without it checks all.
+ifneq ($(KVER),)
+export KVER
+endif
+KVER_OR_DEFAULT := $(or $(KVER),6.12)
 
-.PHONY: all deps kernel selftests check demo vm bench clean distclean
+.PHONY: all deps kernel selftests check demo vm bench series clean distclean
 
 all: kernel
 
@@ -28,7 +39,7 @@ kernel: deps
 selftests: kernel
 	@scripts/build-selftests
 
-check: kernel selftests
+check: deps
 	@scripts/check
 
 demo: kernel selftests
@@ -40,20 +51,23 @@ vm: kernel
 bench: deps
 	@scripts/bench
 
+series: deps
+	@scripts/series $(SERIES_OUT)
+
 clean:
-	rm -rf $(BUILD_DIR)/obj-* $(BUILD_DIR)/selftests $(BUILD_DIR)/check $(BUILD_DIR)/bench
+	rm -rf $(BUILD_DIR)/6.*/obj-* $(BUILD_DIR)/6.*/selftests $(BUILD_DIR)/6.*/check $(BUILD_DIR)/6.*/bench
 
 distclean:
 	rm -rf $(BUILD_DIR)
 
 # Style and static checks on everything we add: checkpatch --strict on our
 # files and patches, sparse (C=2) on drivers/pci/iohook and access.c.
-KSRC := $(BUILD_DIR)/linux-source-6.1
+KSRC := $(BUILD_DIR)/linux-source-$(KVER_OR_DEFAULT)
 OURS := $(wildcard drivers/pci/iohook/*.[ch] include/linux/iohook*.h \
 	  tools/testing/selftests/iohook/*.[ch])
 
 .PHONY: lint
 lint: kernel
 	@for f in $(OURS); do $(KSRC)/scripts/checkpatch.pl --strict --no-tree --terse -f $$f | grep -v '^total' || true; done
-	@cd patches && for p in *.patch; do $(KSRC)/scripts/checkpatch.pl --strict --no-tree --terse $$p | grep -v '^total' || true; done
-	@$(MAKE) -s -C $(KSRC) O=$(BUILD_DIR)/obj-hook C=2 drivers/pci/iohook/ drivers/pci/access.o
+	@cd patches/$(KVER_OR_DEFAULT) && for p in *.patch; do $(KSRC)/scripts/checkpatch.pl --strict --no-tree --terse $$p | grep -v '^total' || true; done
+	@$(MAKE) -s -C $(KSRC) O=$(BUILD_DIR)/$(KVER_OR_DEFAULT)/obj-hook C=2 drivers/pci/iohook/ drivers/pci/access.o
