@@ -303,7 +303,8 @@ static inline int uevent_collect_iohook(int fd, int ms, char *out, size_t len)
 		if (!ours)
 			continue;
 		count++;
-		snprintf(out + strlen(out), len - strlen(out), "%s %s\n", buf, dev);
+		snprintf(out + strlen(out), len - strlen(out), "%.200s %.60s\n",
+			 buf, dev);
 	}
 	return count;
 }
