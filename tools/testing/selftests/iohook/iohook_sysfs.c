@@ -616,6 +616,7 @@ TEST_F(ovr, uevents_once_views_silent)
 TEST_F(ovr, separator_flood)
 {
 	static char flood[4096];
+	int err;
 
 	memset(flood, ';', sizeof(flood) - 1);
 	EXPECT_EQ(-EINVAL, sysfs_write(RP2_OVR "/add", flood));
@@ -624,8 +625,10 @@ TEST_F(ovr, separator_flood)
 	/* Fail every allocation of 16 pages or more, for this task only. */
 	sysfs_write("/sys/kernel/debug/fail_page_alloc/min-order", "4");
 	fault_this_task(true);
-	EXPECT_EQ(-EINVAL, sysfs_write(RP2_OVR "/add", flood));
+	err = sysfs_write(RP2_OVR "/add", flood);
 	fault_this_task(false);
+	fault_teardown("fail_page_alloc");
+	EXPECT_EQ(-EINVAL, err);
 }
 
 /*
@@ -643,16 +646,17 @@ TEST_F(ovr, remove_enomem_keeps_override)
 	 * only entry empties it without allocating.
 	 */
 	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add", "f0 1 5a ff rw; f4 1 1 1 ro; f8 1 1 1 ro"));
-	if (!fault_setup("failslab"))
-		SKIP(return, "no failslab in this kernel");
 	/* make check boots with slub_debug=A,maple_node: only that cache. */
 	if (sysfs_read_num("/sys/kernel/slab/maple_node/failslab") != 1)
 		SKIP(return, "maple_node not marked for failslab (slub_debug=A,maple_node)");
+	if (!fault_setup("failslab"))
+		SKIP(return, "no failslab in this kernel");
 	sysfs_write("/sys/kernel/debug/failslab/cache-filter", "Y");
 	dir_listing(RP2_OVR, before, sizeof(before));
 	fault_this_task(true);
 	err = sysfs_write(RP2_OVR "/remove", "f0");
 	fault_this_task(false);
+	fault_teardown("failslab");
 	sysfs_write("/sys/kernel/debug/failslab/cache-filter", "N");
 	EXPECT_EQ(-ENOMEM, err);
 	dir_listing(RP2_OVR, after, sizeof(after));

@@ -221,6 +221,29 @@ static inline int uevent_open(void)
 }
 
 /*
+ * Receive one uevent into @buf (NUL-terminated) within *@ms, which it
+ * counts down. Returns its length, or 0 once *@ms has run out.
+ */
+static inline ssize_t uevent_recv(int fd, char *buf, size_t len, int *ms)
+{
+	while (*ms > 0) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+
+		if (poll(&p, 1, 50) <= 0) {
+			*ms -= 50;
+			continue;
+		}
+		n = recv(fd, buf, len - 1, 0);
+		if (n <= 0)
+			continue;
+		buf[n] = 0;
+		return n;
+	}
+	return 0;
+}
+
+/*
  * Wait up to @ms for a uevent whose header ("ACTION@DEVPATH") ends with
  * @suffix and that carries every "KEY=VALUE" in the NULL-terminated @vars.
  */
@@ -228,42 +251,30 @@ static inline bool uevent_wait(int fd, const char *action, const char *suffix,
 			       const char *const *vars, int ms)
 {
 	char buf[8192];
+	ssize_t n;
 
-	while (ms > 0) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		ssize_t n;
+	while ((n = uevent_recv(fd, buf, sizeof(buf), &ms)) > 0) {
+		size_t alen = strlen(action), hlen = strlen(buf);
+		size_t slen = strlen(suffix);
+		const char *const *v;
+		bool all = true;
 
-		if (poll(&p, 1, 50) <= 0) {
-			ms -= 50;
+		if (strncmp(buf, action, alen) || buf[alen] != '@' ||
+		    hlen < slen || strcmp(buf + hlen - slen, suffix))
 			continue;
-		}
-		n = recv(fd, buf, sizeof(buf) - 1, 0);
-		if (n <= 0)
-			continue;
-		buf[n] = 0;
-		{
-			size_t alen = strlen(action), hlen = strlen(buf);
-			size_t slen = strlen(suffix);
-			const char *const *v;
-			bool all = true;
+		for (v = vars; v && *v; v++) {
+			bool found = false;
+			size_t off = hlen + 1;
 
-			if (strncmp(buf, action, alen) || buf[alen] != '@' ||
-			    hlen < slen || strcmp(buf + hlen - slen, suffix))
-				continue;
-			for (v = vars; v && *v; v++) {
-				bool found = false;
-				size_t off = hlen + 1;
-
-				while (off < (size_t)n) {
-					if (!strcmp(buf + off, *v))
-						found = true;
-					off += strlen(buf + off) + 1;
-				}
-				all = all && found;
+			while (off < (size_t)n) {
+				if (!strcmp(buf + off, *v))
+					found = true;
+				off += strlen(buf + off) + 1;
 			}
-			if (all)
-				return true;
+			all = all && found;
 		}
+		if (all)
+			return true;
 	}
 	return false;
 }
@@ -276,25 +287,15 @@ static inline int uevent_collect_iohook(int fd, int ms, char *out, size_t len)
 {
 	char buf[8192];
 	int count = 0;
+	ssize_t n;
 
 	*out = 0;
-	while (ms > 0) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
+	while ((n = uevent_recv(fd, buf, sizeof(buf), &ms)) > 0) {
 		const char *dev = "";
 		bool ours = false;
-		size_t off, hlen;
-		ssize_t n;
+		size_t off;
 
-		if (poll(&p, 1, 50) <= 0) {
-			ms -= 50;
-			continue;
-		}
-		n = recv(fd, buf, sizeof(buf) - 1, 0);
-		if (n <= 0)
-			continue;
-		buf[n] = 0;
-		hlen = strlen(buf);
-		for (off = hlen + 1; off < (size_t)n; off += strlen(buf + off) + 1) {
+		for (off = strlen(buf) + 1; off < (size_t)n; off += strlen(buf + off) + 1) {
 			if (!strcmp(buf + off, "SUBSYSTEM=iohook"))
 				ours = true;
 			if (!strncmp(buf + off, "IOHOOK_DEVICE=", 14))
@@ -345,17 +346,33 @@ static inline bool fault_setup(const char *attr)
 		snprintf(path, sizeof(path), "/sys/kernel/debug/%s/" file, attr); \
 		sysfs_write(path, val);					\
 	} while (0)
-	FAULT_SET("probability", "100");
+	/* The task filter first: never a moment where every task fails. */
+	FAULT_SET("task-filter", "Y");
 	FAULT_SET("interval", "1");
 	FAULT_SET("times", "-1");
 	FAULT_SET("verbose", "0");
-	FAULT_SET("task-filter", "Y");
 	FAULT_SET("ignore-gfp-wait", "N");
+	FAULT_SET("probability", "100");
 #undef FAULT_SET
 	return true;
 }
 
-/* Turn this task's injected failures on or off. */
+/*
+ * Undo fault_setup(): the settings outlive the test (the next run of the
+ * program in the same boot must not find failures armed).
+ */
+static inline void fault_teardown(const char *attr)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/%s/probability", attr);
+	sysfs_write(path, "0");
+}
+
+/*
+ * Turn this task's injected failures on or off. While on, nothing may be
+ * printed: the test's own output can fail to allocate too.
+ */
 static inline void fault_this_task(bool on)
 {
 	sysfs_write("/proc/self/make-it-fail", on ? "1" : "0");
