@@ -173,12 +173,25 @@ struct race_reader {
 	u32 bad_value;
 };
 
+/*
+ * The reader runs the slow path's core (the armed flag, the tree walk,
+ * the two overrides' contributions) rather than readl(): a CPU spinning
+ * on a static-branch site while text_poke_bp() patches it takes a stray
+ * int3 under QEMU TCG on 6.12 (see iohook_test_arm_sites), which crashed
+ * this test in one boot of about fifteen. The sites themselves are
+ * checked by iohook_test_arm_sites, between flips.
+ */
 static int race_reader_fn(void *data)
 {
 	struct race_reader *r = data;
+	u64 phys = virt_to_phys(r->buf);
 
 	while (!kthread_should_stop()) {
-		u32 v = readl((void __iomem *)r->buf);
+		u64 mask, value;
+		u32 v;
+
+		iohook_access_read(IOHOOK_SPACE_MEM, phys, 4, &mask, &value);
+		v = iohook_merge(READ_ONCE(r->buf[0]), mask, value);
 
 		if (v != r->real && v != r->emulated) {
 			r->bad++;
@@ -239,11 +252,12 @@ static void iohook_test_arm_race(struct kunit *test)
  * on the sites during them: under QEMU TCG, a CPU executing a site in a
  * loop while text_poke_bp() patched it took an int3 after the patching
  * had finished ("Oops: int3" at the site +1; four boots of six on 6.12,
- * with the reader spinning or sleeping 20-40 us between reads). The
+ * with the reader spinning or sleeping 20-40 us between reads, and once
+ * in the earlier single-site race test). The
  * kernel's int3 protocol relies on no CPU executing the old int3 after
  * the final sync, which real CPUs honour, so this is the emulator's
- * cross-modifying-code handling; iohook_test_arm_race keeps one reader
- * on one site during the flips.
+ * cross-modifying-code handling. iohook_test_arm_race races a reader
+ * against the flips through the slow path's core instead.
  */
 static noinline u32 site_near(u32 *buf)
 {
