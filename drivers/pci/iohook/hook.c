@@ -60,8 +60,9 @@ struct iohook_found {
 
 /*
  * Collect the overrides that overlap an access. The caller holds
- * rcu_read_lock(). Return: true if there is at least one and iohook is
- * armed.
+ * rcu_read_lock() and has asked the filter (iohook_store_may_cover())
+ * first, outside the read section: a miss costs no more than that.
+ * Return: true if there is at least one override and iohook is armed.
  */
 static bool iohook_find(enum iohook_space space, u64 addr,
 			unsigned int width, struct iohook_found *f)
@@ -71,8 +72,7 @@ static bool iohook_find(enum iohook_space space, u64 addr,
 
 	f->n = 0;
 	f->cover = 0;
-	if (!iohook_store_may_cover(space, addr, width) ||
-	    !READ_ONCE(iohook_armed))
+	if (!READ_ONCE(iohook_armed))
 		return false;
 	mas_for_each(&mas, ov, addr + width - 1) {
 		if (f->n == IOHOOK_MAX_PER_ACCESS)
@@ -147,11 +147,12 @@ static void iohook_commit_write(const struct iohook_found *f, u64 addr,
 bool iohook_access_read(enum iohook_space space, u64 addr,
 			unsigned int width, u64 *mask, u64 *value)
 {
-	struct iohook_found f;
-	bool hit;
+	struct iohook_found f = {};
+	bool hit = false;
 
 	rcu_read_lock();
-	hit = iohook_find(space, addr, width, &f);
+	if (iohook_store_may_cover(space, addr, width))
+		hit = iohook_find(space, addr, width, &f);
 	*mask = f.cover;
 	*value = hit ? iohook_commit_read(&f, addr, width) : 0;
 	rcu_read_unlock();
@@ -173,11 +174,12 @@ bool iohook_access_read(enum iohook_space space, u64 addr,
 bool iohook_access_write(enum iohook_space space, u64 addr,
 			 unsigned int width, u64 data, u64 *mask)
 {
-	struct iohook_found f;
-	bool hit;
+	struct iohook_found f = {};
+	bool hit = false;
 
 	rcu_read_lock();
-	hit = iohook_find(space, addr, width, &f);
+	if (iohook_store_may_cover(space, addr, width))
+		hit = iohook_find(space, addr, width, &f);
 	*mask = f.cover;
 	if (hit)
 		iohook_commit_write(&f, addr, width, data);
@@ -378,7 +380,8 @@ static int iohook_read(enum iohook_space space, u64 key, unsigned int width,
 	bool touch;
 	int ret = 0;
 
-	if (!iohook_cpu_usable())
+	/* The filter is lockless: a miss leaves before RCU is involved. */
+	if (!iohook_store_may_cover(space, key, width) || !iohook_cpu_usable())
 		return hw->read(hw, width, val);
 	rcu_read_lock();
 	if (!iohook_find(space, key, width, &f)) {
@@ -407,7 +410,7 @@ static int iohook_write(enum iohook_space space, u64 key, unsigned int width,
 	bool touch;
 	int ret = 0;
 
-	if (!iohook_cpu_usable())
+	if (!iohook_store_may_cover(space, key, width) || !iohook_cpu_usable())
 		return hw->write(hw, width, val);
 	rcu_read_lock();
 	if (!iohook_find(space, key, width, &f)) {
