@@ -25,3 +25,8 @@ KSRC=$BUILD_DIR/linux-source-$KVER
 KDIR=$BUILD_DIR/$KVER
 TARBALL=/usr/src/linux-source-$KVER.tar.xz
 export KVER BUILD_DIR
+
+# The upstream files this version's patch series changes.
+series_touched() {
+	sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$1/patches/$KVER"/*.patch | sort -u
+}
