@@ -58,6 +58,44 @@ enum iohook_attr {
 #define IOHOOK_IO_MAX		0xffff
 
 /**
+ * struct iohook_cond - the condition of a selector-indexed override
+ * @width: selector width in bytes: 1, 2, 4 or 8; 0 for no condition
+ * @sel: selector address, in the override's space (for PCI config, in the
+ *       same function)
+ * @mask: the selector bits the condition compares
+ * @value: the override applies only while the last value written to the
+ *         selector, ANDed with @mask, equals @value
+ *
+ * Before the first write iohook records after an arm, the selector's
+ * value is unknown and no condition on it holds.
+ */
+struct iohook_cond {
+	u32 width;
+	u64 sel;
+	u64 mask;
+	u64 value;
+};
+
+/**
+ * struct iohook_policy - which of the accesses an override applies to
+ * @skip: the first @skip accesses that touch it pass through
+ * @count: then it applies to @count accesses and is exhausted; 0: no limit
+ * @prob_num: it applies to an access with probability @prob_num/@prob_den
+ * @prob_den: 0 for no probability policy
+ * @seed: seeds the choices of the probability policy: the choice for the
+ *        Nth access depends only on @seed and N
+ *
+ * Counting restarts at every iohook_arm().
+ */
+struct iohook_policy {
+	u64 skip;
+	u64 count;
+	u32 prob_num;
+	u32 prob_den;
+	u64 seed;
+};
+
+/**
  * struct iohook_spec - description of one override, and its current state
  * @space: address space
  * @addr: first address (for PCI config, from iohook_pci_addr())
@@ -65,8 +103,16 @@ enum iohook_attr {
  * @value: current emulated value (the fill byte when @len > 8)
  * @mask: overridden bits of the @len little-endian bytes (0xff when @len > 8)
  * @attr: behaviour of the overridden bits
- * @hits: accesses served (filled in by lookups, ignored by iohook_add())
+ * @cond: condition on a selector register (@cond.width 0: none)
+ * @policy: counted, delayed and probabilistic application
+ * @hits: accesses served since it was added (filled in by lookups)
+ * @seen: accesses that touched it since the last arm (filled in by lookups)
+ * @applied: of those, the accesses it applied to (filled in by lookups)
+ * @recorded: the selector's recorded value (filled in by lookups)
+ * @recorded_known: whether @recorded holds a written value
  * @flags: IOHOOK_F_* flags
+ *
+ * iohook_add() ignores the fields that lookups fill in.
  */
 struct iohook_spec {
 	enum iohook_space space;
@@ -75,9 +121,21 @@ struct iohook_spec {
 	u64 value;
 	u64 mask;
 	enum iohook_attr attr;
+	struct iohook_cond cond;
+	struct iohook_policy policy;
 	u64 hits;
+	u64 seen;
+	u64 applied;
+	u64 recorded;
+	bool recorded_known;
 	unsigned int flags;
 };
+
+/* Whether an override's @count policy is used up (it then acts as absent). */
+static inline bool iohook_spec_exhausted(const struct iohook_spec *spec)
+{
+	return spec->policy.count && spec->applied >= spec->policy.count;
+}
 
 /*
  * No sysfs directory for this override: for in-kernel users that add
@@ -121,9 +179,14 @@ int iohook_validate(const struct iohook_spec *spec);
 int iohook_add(const struct iohook_spec *spec);
 int iohook_add_many(const struct iohook_spec *specs, unsigned int n);
 int iohook_remove(enum iohook_space space, u64 addr);
+int iohook_remove_cond(enum iohook_space space, u64 addr, u64 when);
 int iohook_remove_range(enum iohook_space space, u64 first, u64 last);
 int iohook_lookup(enum iohook_space space, u64 addr, struct iohook_spec *out);
+int iohook_lookup_cond(enum iohook_space space, u64 addr, u64 when,
+		       struct iohook_spec *out);
 int iohook_set_value(enum iohook_space space, u64 addr, u64 value);
+int iohook_set_value_cond(enum iohook_space space, u64 addr, u64 when,
+			  u64 value);
 int iohook_for_each(enum iohook_space space, u64 first, u64 last,
 		    int (*fn)(const struct iohook_spec *spec, void *data),
 		    void *data);

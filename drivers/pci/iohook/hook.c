@@ -54,15 +54,29 @@
 /* The overrides one access touches, found before anything changes. */
 struct iohook_found {
 	unsigned int n;
+	unsigned int declined;	/* overrides whose policy passed it through */
 	u64 cover;		/* bits of the access they decide */
 	struct iohook_override *ov[IOHOOK_MAX_PER_ACCESS];
+	const struct iohook_override *policy;	/* last one with a policy */
 };
 
+/* Of the overrides on one tree entry's bytes, the one whose condition holds. */
+static struct iohook_override *iohook_pick(struct iohook_override *ov)
+{
+	for (; ov; ov = rcu_dereference(ov->next))
+		if (iohook_cond_holds(ov))
+			return ov;
+	return NULL;
+}
+
 /*
- * Collect the overrides that overlap an access. The caller holds
- * rcu_read_lock() and has asked the filter (iohook_store_may_cover())
- * first, outside the read section: a miss costs no more than that.
- * Return: true if there is at least one override and iohook is armed.
+ * Collect the overrides that apply to an access: per tree entry the one
+ * whose condition holds, if its policy takes the access. The caller
+ * holds rcu_read_lock(), has seen iohook armed, and has asked the filter
+ * (iohook_store_may_cover()) first, outside the read section: a miss
+ * costs no more than that.
+ * Return: true if at least one override applies or a policy declined
+ * the access (which the tracepoint reports).
  */
 static bool iohook_find(enum iohook_space space, u64 addr,
 			unsigned int width, struct iohook_found *f)
@@ -71,17 +85,26 @@ static bool iohook_find(enum iohook_space space, u64 addr,
 	struct iohook_override *ov;
 
 	f->n = 0;
+	f->declined = 0;
 	f->cover = 0;
-	if (!READ_ONCE(iohook_armed))
-		return false;
+	f->policy = NULL;
 	mas_for_each(&mas, ov, addr + width - 1) {
 		if (f->n == IOHOOK_MAX_PER_ACCESS)
 			break;
+		ov = iohook_pick(ov);
+		if (!ov)
+			continue;
+		if (ov->has_policy)
+			f->policy = ov;
+		if (!iohook_policy_take(ov)) {
+			f->declined++;
+			continue;
+		}
 		f->ov[f->n++] = ov;
 		f->cover |= iohook_emul_read(ov->start, ov->len, ov->mask, 0,
 					     addr, width).mask;
 	}
-	return f->n;
+	return f->n || f->declined;
 }
 
 /* Apply a read to the found overrides: rc bits clear, hits count. */
@@ -141,8 +164,8 @@ static void iohook_commit_write(const struct iohook_found *f, u64 addr,
  * KUnit: read-to-clear overrides are cleared atomically with the read of
  * their value, and every override the access touches counts a hit.
  *
- * Return: true if iohook is armed and at least one override overlaps the
- * access.
+ * Return: true if iohook is armed and at least one override applies to
+ * the access.
  */
 bool iohook_access_read(enum iohook_space space, u64 addr,
 			unsigned int width, u64 *mask, u64 *value)
@@ -151,8 +174,9 @@ bool iohook_access_read(enum iohook_space space, u64 addr,
 	bool hit = false;
 
 	rcu_read_lock();
-	if (iohook_store_may_cover(space, addr, width))
-		hit = iohook_find(space, addr, width, &f);
+	if (READ_ONCE(iohook_armed) &&
+	    iohook_store_may_cover(space, addr, width))
+		hit = iohook_find(space, addr, width, &f) && f.n;
 	*mask = f.cover;
 	*value = hit ? iohook_commit_read(&f, addr, width) : 0;
 	rcu_read_unlock();
@@ -168,8 +192,11 @@ bool iohook_access_read(enum iohook_space space, u64 addr,
  * @mask: the bits of the access that overrides cover; the hardware gets
  *        iohook_hw_write_value(@data, @mask)
  *
- * Return: true if iohook is armed and at least one override overlaps the
- * access.
+ * Records the write in the selectors it overlaps first, as the write
+ * slow path does.
+ *
+ * Return: true if iohook is armed and at least one override applies to
+ * the access.
  */
 bool iohook_access_write(enum iohook_space space, u64 addr,
 			 unsigned int width, u64 data, u64 *mask)
@@ -178,8 +205,11 @@ bool iohook_access_write(enum iohook_space space, u64 addr,
 	bool hit = false;
 
 	rcu_read_lock();
-	if (iohook_store_may_cover(space, addr, width))
-		hit = iohook_find(space, addr, width, &f);
+	if (READ_ONCE(iohook_armed) &&
+	    iohook_store_may_cover(space, addr, width)) {
+		iohook_record(space, addr, width, data);
+		hit = iohook_find(space, addr, width, &f) && f.n;
+	}
 	*mask = f.cover;
 	if (hit)
 		iohook_commit_write(&f, addr, width, data);
@@ -357,17 +387,24 @@ static void iohook_call_chain(unsigned long caller, unsigned long *chain)
 
 static void iohook_trace(bool write, enum iohook_space space, u64 key,
 			 unsigned int width, u64 hw, u64 val, bool touch,
-			 unsigned long caller)
+			 const struct iohook_found *f, unsigned long caller)
 {
 	unsigned long chain[IOHOOK_TRACE_DEPTH];
+	u64 seen = 0, applied = 0;
 
 	if (write ? !trace_iohook_write_enabled() : !trace_iohook_read_enabled())
 		return;
 	iohook_call_chain(caller, chain);
+	if (f->policy) {
+		seen = atomic64_read(&f->policy->seen);
+		applied = atomic64_read(&f->policy->applied);
+	}
 	if (write)
-		trace_iohook_write(space, key, width, hw, val, touch, chain);
+		trace_iohook_write(space, key, width, hw, val, touch, f->n,
+				   f->declined, seen, applied, chain);
 	else
-		trace_iohook_read(space, key, width, hw, val, touch, chain);
+		trace_iohook_read(space, key, width, hw, val, touch, f->n,
+				  f->declined, seen, applied, chain);
 }
 
 /* A read of @width bytes at @key in @space, the hardware behind @hw. */
@@ -384,7 +421,7 @@ static int iohook_read(enum iohook_space space, u64 key, unsigned int width,
 	if (!iohook_store_may_cover(space, key, width) || !iohook_cpu_usable())
 		return hw->read(hw, width, val);
 	rcu_read_lock();
-	if (!iohook_find(space, key, width, &f)) {
+	if (!READ_ONCE(iohook_armed) || !iohook_find(space, key, width, &f)) {
 		rcu_read_unlock();
 		return hw->read(hw, width, val);
 	}
@@ -394,7 +431,7 @@ static int iohook_read(enum iohook_space space, u64 key, unsigned int width,
 	if (!ret) {
 		*val = iohook_merge(raw, f.cover,
 				    iohook_commit_read(&f, key, width));
-		iohook_trace(false, space, key, width, raw, *val, touch,
+		iohook_trace(false, space, key, width, raw, *val, touch, &f,
 			     caller);
 	}
 	rcu_read_unlock();
@@ -413,6 +450,12 @@ static int iohook_write(enum iohook_space space, u64 key, unsigned int width,
 	if (!iohook_store_may_cover(space, key, width) || !iohook_cpu_usable())
 		return hw->write(hw, width, val);
 	rcu_read_lock();
+	if (!READ_ONCE(iohook_armed)) {
+		rcu_read_unlock();
+		return hw->write(hw, width, val);
+	}
+	/* Before the overrides judge this write: see select.c. */
+	iohook_record(space, key, width, val);
 	if (!iohook_find(space, key, width, &f)) {
 		rcu_read_unlock();
 		return hw->write(hw, width, val);
@@ -424,7 +467,8 @@ static int iohook_write(enum iohook_space space, u64 key, unsigned int width,
 	}
 	if (!ret) {
 		iohook_commit_write(&f, key, width, val);
-		iohook_trace(true, space, key, width, out, val, touch, caller);
+		iohook_trace(true, space, key, width, out, val, touch, &f,
+			     caller);
 	}
 	rcu_read_unlock();
 	return ret;

@@ -13,10 +13,31 @@
 #include <linux/rcupdate.h>
 
 /*
- * One override as the store keeps it. Everything but @value and @hits is
- * fixed at creation, so lockless readers need no more than RCU. @value
- * changes with atomic64 operations only, which makes rc and wc updates
- * atomic with respect to accesses on other CPUs.
+ * A selector register that conditions name: the last value written to it
+ * through the hooked accessors while armed. Shared by every conditional
+ * override that names the same address and width; lives in the space's
+ * selector tree while any of them exists.
+ */
+struct iohook_selector {
+	enum iohook_space space;
+	u64 addr;
+	u32 width;
+	unsigned int users;	/* overrides naming it, under the store lock */
+	atomic64_t rec;		/* recorded value, valid once @known */
+	int known;
+	struct list_head dead;
+};
+
+/*
+ * One override as the store keeps it. Everything but @value, the
+ * counters and @next is fixed at creation, so lockless readers need no
+ * more than RCU. @value changes with atomic64 operations only, which
+ * makes rc and wc updates atomic with respect to accesses on other CPUs.
+ *
+ * Overrides on the same bytes with conditions on the same selector (and
+ * different values) share one tree entry: the first is in the tree, the
+ * others follow it on @next, an RCU-protected list changed under the
+ * store lock. At most one of them applies to an access.
  */
 struct iohook_override {
 	enum iohook_space space;
@@ -27,6 +48,13 @@ struct iohook_override {
 	atomic64_t value;
 	atomic64_t hits;
 	unsigned int flags;
+	struct iohook_selector *sel;	/* NULL: unconditional */
+	u64 cmask, cval;		/* the condition on @sel */
+	struct iohook_policy policy;
+	bool has_policy;
+	atomic64_t seen;		/* accesses that touched it since arm */
+	atomic64_t applied;		/* of those, the ones it applied to */
+	struct iohook_override __rcu *next;
 	struct list_head dead;	/* on a list of removed overrides */
 };
 
@@ -67,22 +95,54 @@ extern bool iohook_armed;
 extern u32 iohook_filter[IOHOOK_NR_SPACES][1 << IOHOOK_FILTER_BITS];
 extern const u8 iohook_granule_shift[IOHOOK_NR_SPACES];
 
-/*
- * False when no override can overlap the access, so the access path can
- * skip the tree: one hash and one load (two if the access crosses a
- * granule). Lockless; inline because every armed access pays it.
- */
-static inline bool iohook_store_may_cover(enum iohook_space space, u64 addr,
-					  unsigned int width)
+/* Whether @filter counts anything in the granules of an access. */
+static inline bool iohook_filter_hit(const u32 *filter,
+				     enum iohook_space space, u64 addr,
+				     unsigned int width)
 {
 	unsigned int shift = iohook_granule_shift[space];
 	u64 g = addr >> shift, g2 = (addr + width - 1) >> shift;
 
-	if (READ_ONCE(iohook_filter[space][hash_64(g, IOHOOK_FILTER_BITS)]))
+	if (READ_ONCE(filter[hash_64(g, IOHOOK_FILTER_BITS)]))
 		return true;
-	return g2 != g &&
-	       READ_ONCE(iohook_filter[space][hash_64(g2, IOHOOK_FILTER_BITS)]);
+	return g2 != g && READ_ONCE(filter[hash_64(g2, IOHOOK_FILTER_BITS)]);
 }
+
+/*
+ * False when no override (nor selector) can overlap the access, so the
+ * access path can skip the tree: one hash and one load (two if the
+ * access crosses a granule). Lockless; inline because every armed access
+ * pays it.
+ */
+static inline bool iohook_store_may_cover(enum iohook_space space, u64 addr,
+					  unsigned int width)
+{
+	return iohook_filter_hit(iohook_filter[space], space, addr, width);
+}
+
+/* store.c: count a range in a filter, with the store lock held. */
+void iohook_filter_update(u32 *filter, enum iohook_space space, u64 first,
+			  u64 last, int delta);
+
+/*
+ * select.c and policy.c: whether an override applies to one access.
+ * Lockless, for the access paths.
+ */
+bool iohook_cond_holds(const struct iohook_override *ov);
+void iohook_record(enum iohook_space space, u64 addr, unsigned int width,
+		   u64 data);
+bool iohook_policy_take(struct iohook_override *ov);
+bool iohook_policy_pick(u64 seed, u64 n, u32 num, u32 den);
+void iohook_policy_reset(struct iohook_override *ov);
+extern struct maple_tree iohook_sel_trees[IOHOOK_NR_SPACES];
+extern u32 iohook_sel_filter[IOHOOK_NR_SPACES][1 << IOHOOK_FILTER_BITS];
+
+/* select.c, with the store lock held. */
+struct iohook_selector *iohook_sel_find(enum iohook_space space, u64 addr,
+					u32 width, int *err);
+int iohook_sel_insert(struct iohook_selector *sel);
+void iohook_sel_erase(struct iohook_selector *sel, struct list_head *dead);
+void iohook_sel_forget_all(void);
 
 /* hook.c: the space-independent core of an overridden access. */
 bool iohook_access_read(enum iohook_space space, u64 addr,

@@ -2,13 +2,20 @@
 /*
  * The text format of an override entry:
  *
- *	LOCATION LENGTH VALUE MASK ATTR
+ *	LOCATION LENGTH VALUE MASK ATTR [OPTION...]
  *
  * LOCATION is a hex offset or address, "barN+OFFSET", or
  * "DDDD:BB:DD.F+OFFSET"; LENGTH, VALUE and MASK are hex ("0x" optional);
- * ATTR is one of ro, rw, rc, wc. Any malformed field, a missing one or
- * trailing garbage is -EINVAL. Range checks belong to the caller, which
- * knows the space.
+ * ATTR is one of ro, rw, rc, wc. The options, each at most once:
+ *
+ *	sel=LOCATION:WIDTH[&MASK]=VALUE	a condition on a selector register
+ *	skip=N count=N prob=N/D seed=S	fault policies
+ *
+ * The condition's numbers are hex like the register fields; the
+ * policies' numbers are counts, decimal unless "0x". Any malformed field,
+ * a missing one, an unknown or repeated option, count=0, seed without
+ * prob, or trailing garbage is -EINVAL; prob=N/D with D = 0 is -ERANGE.
+ * Other range checks belong to the caller, which knows the space.
  *
  * Every character is checked: a number is an optional "0x" and then hex
  * digits only (no sign, no blank), and a PCI address is exactly what the
@@ -129,18 +136,113 @@ int iohook_parse_location(const char *tok, struct iohook_location *loc)
 	return iohook_parse_hex(off, &loc->offset);
 }
 
+/* A count: decimal, or hex after "0x"; digits only. */
+static int parse_count(const char *s, u64 *v)
+{
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return iohook_parse_hex(s, v);
+	if (!isdigit(*s))
+		return -EINVAL;
+	return kstrtou64(s, 10, v) ? -EINVAL : 0;
+}
+
+/* "LOCATION:WIDTH[&MASK]=VALUE", parsed from the right. */
+static int parse_cond(char *s, struct iohook_entry *e)
+{
+	char *eq = strrchr(s, '='), *amp, *colon;
+
+	if (!eq)
+		return -EINVAL;
+	*eq = '\0';
+	amp = strrchr(s, '&');
+	if (amp) {
+		*amp = '\0';
+		if (iohook_parse_hex(amp + 1, &e->sel_mask) || !e->sel_mask)
+			return -EINVAL;
+	}
+	colon = strrchr(s, ':');
+	if (!colon)
+		return -EINVAL;
+	*colon = '\0';
+	if (iohook_parse_hex(colon + 1, &e->sel_width) || !e->sel_width ||
+	    iohook_parse_hex(eq + 1, &e->cond_value) ||
+	    iohook_parse_location(s, &e->sel_loc))
+		return -EINVAL;
+	e->has_cond = true;
+	return 0;
+}
+
+static int parse_prob(char *s, struct iohook_policy *p)
+{
+	char *slash = strchr(s, '/');
+	u64 num, den;
+
+	if (!slash)
+		return -EINVAL;
+	*slash = '\0';
+	if (parse_count(s, &num) || parse_count(slash + 1, &den) ||
+	    num > U32_MAX || den > U32_MAX)
+		return -EINVAL;
+	if (!den)
+		return -ERANGE;
+	p->prob_num = num;
+	p->prob_den = den;
+	return 0;
+}
+
+enum { OPT_SEL, OPT_SKIP, OPT_COUNT, OPT_PROB, OPT_SEED, NR_OPTS };
+static const char * const iohook_opt_names[NR_OPTS] = {
+	[OPT_SEL] = "sel", [OPT_SKIP] = "skip", [OPT_COUNT] = "count",
+	[OPT_PROB] = "prob", [OPT_SEED] = "seed",
+};
+
+/* One "key=value" option; @seen holds the keys given so far. */
+static int parse_option(char *tok, struct iohook_entry *e, unsigned int *seen)
+{
+	char *val = strchr(tok, '=');
+	int opt;
+
+	if (!val)
+		return -EINVAL;
+	*val++ = '\0';
+	opt = match_string(iohook_opt_names, NR_OPTS, tok);
+	if (opt < 0 || *seen & BIT(opt))
+		return -EINVAL;
+	*seen |= BIT(opt);
+	switch (opt) {
+	case OPT_SEL:
+		return parse_cond(val, e);
+	case OPT_SKIP:
+		return parse_count(val, &e->policy.skip);
+	case OPT_COUNT:
+		if (parse_count(val, &e->policy.count) || !e->policy.count)
+			return -EINVAL;
+		return 0;
+	case OPT_PROB:
+		return parse_prob(val, &e->policy);
+	default:
+		return parse_count(val, &e->policy.seed);
+	}
+}
+
+/* Room for the five fields, every option, and one token too many. */
+#define IOHOOK_MAX_TOKENS	(5 + NR_OPTS + 1)
+
 /**
- * iohook_parse_entry() - parse one "LOCATION LENGTH VALUE MASK ATTR" entry
+ * iohook_parse_entry() - parse one "LOCATION LENGTH VALUE MASK ATTR
+ *			  [OPTION...]" entry
  * @line: the entry; modified (split into tokens)
  * @e: the parsed entry
  *
- * Return: 0, or -EINVAL for a malformed, incomplete or overlong entry or
- * an unknown attribute.
+ * Return: 0; -EINVAL for a malformed, incomplete or overlong entry, an
+ * unknown attribute or option, or an option given twice; -ERANGE for a
+ * probability with a zero denominator.
  */
 int iohook_parse_entry(char *line, struct iohook_entry *e)
 {
-	char *tok[6];
-	int n = 0, attr;
+	char *tok[IOHOOK_MAX_TOKENS];
+	unsigned int seen = 0;
+	int n = 0, i, attr, ret;
 	u64 len;
 
 	memset(e, 0, sizeof(*e));
@@ -154,7 +256,7 @@ int iohook_parse_entry(char *line, struct iohook_entry *e)
 			break;
 		tok[n++] = t;
 	}
-	if (n != 5)
+	if (n < 5 || n == ARRAY_SIZE(tok))
 		return -EINVAL;
 	if (iohook_parse_location(tok[0], &e->loc) ||
 	    iohook_parse_hex(tok[1], &len) || !len || len > U32_MAX ||
@@ -165,5 +267,36 @@ int iohook_parse_entry(char *line, struct iohook_entry *e)
 		return -EINVAL;
 	e->len = len;
 	e->attr = attr;
+	for (i = 5; i < n; i++) {
+		ret = parse_option(tok[i], e, &seen);
+		if (ret)
+			return ret;
+	}
+	if (seen & BIT(OPT_SEED) && !(seen & BIT(OPT_PROB)))
+		return -EINVAL;
 	return 0;
+}
+
+/**
+ * iohook_parse_name() - parse what a "remove" file takes
+ * @tok: "LOCATION" or "LOCATION@VALUE" (one conditional override);
+ *       modified
+ * @loc: the location
+ * @has_when: whether a condition value was given
+ * @when: the condition value
+ *
+ * Return: 0, or -EINVAL.
+ */
+int iohook_parse_name(char *tok, struct iohook_location *loc, bool *has_when,
+		      u64 *when)
+{
+	char *at = strchr(tok, '@');
+
+	*has_when = at;
+	if (at) {
+		*at = '\0';
+		if (iohook_parse_hex(at + 1, when))
+			return -EINVAL;
+	}
+	return iohook_parse_location(tok, loc);
 }

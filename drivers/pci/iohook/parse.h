@@ -24,12 +24,22 @@ struct iohook_location {
 	u64 offset;		/* address, BAR offset or config offset */
 };
 
+/*
+ * One parsed entry. The condition's selector is a location of the same
+ * kind as the entry's own, resolved by the same "add" file.
+ */
 struct iohook_entry {
 	struct iohook_location loc;
 	u32 len;
 	u64 value;
 	u64 mask;
 	enum iohook_attr attr;
+	bool has_cond;
+	struct iohook_location sel_loc;
+	u64 sel_width;
+	u64 sel_mask;		/* 0: the selector's whole width */
+	u64 cond_value;
+	struct iohook_policy policy;
 };
 
 /* Entries in one write are separated by newlines or ';'. */
@@ -38,6 +48,8 @@ struct iohook_entry {
 int iohook_parse_hex(const char *s, u64 *v);
 int iohook_parse_location(const char *tok, struct iohook_location *loc);
 int iohook_parse_entry(char *line, struct iohook_entry *e);
+int iohook_parse_name(char *tok, struct iohook_location *loc, bool *has_when,
+		      u64 *when);
 bool iohook_blank(const char *s);
 
 #endif

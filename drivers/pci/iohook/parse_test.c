@@ -111,9 +111,96 @@ static void iohook_test_parse_entry(struct kunit *test)
 	}
 }
 
+/* The options: a condition and the fault policies. */
+static void iohook_test_parse_options(struct kunit *test)
+{
+	static const struct {
+		const char *text;
+		int expect;
+	} bad[] = {
+		{ "bar0+20 4 0 4 ro sel=bar0+20=1", -EINVAL },	/* no width */
+		{ "bar0+20 4 0 4 ro sel=bar0+20:4&0=1", -EINVAL },	/* mask 0 */
+		{ "bar0+20 4 0 4 ro sel=bar0+20:0=1", -EINVAL },
+		{ "bar0+20 4 0 4 ro sel=bar0+20:4&=1", -EINVAL },
+		{ "bar0+20 4 0 4 ro sel=bar0+20:4=", -EINVAL },
+		{ "bar0+20 4 0 4 ro sel=:4=1", -EINVAL },
+		{ "bar0+20 4 0 4 ro skip=1 skip=2", -EINVAL },	/* twice */
+		{ "bar0+20 4 0 4 ro count=0", -EINVAL },
+		{ "bar0+20 4 0 4 ro count=-1", -EINVAL },
+		{ "bar0+20 4 0 4 ro count=1x", -EINVAL },
+		{ "bar0+20 4 0 4 ro seed=1", -EINVAL },		/* no prob */
+		{ "bar0+20 4 0 4 ro prob=1", -EINVAL },
+		{ "bar0+20 4 0 4 ro prob=1/0", -ERANGE },
+		{ "bar0+20 4 0 4 ro prob=1/4294967296", -EINVAL },
+		{ "bar0+20 4 0 4 ro when=1", -EINVAL },		/* unknown */
+		{ "bar0+20 4 0 4 ro skip", -EINVAL },
+		{ "bar0+20 4 0 4 ro skip=1 count=1 prob=1/2 seed=1 sel=0:1=0 x=1",
+		  -EINVAL },
+	};
+	struct iohook_entry e;
+	char line[96];
+	int i;
+
+	strscpy(line, "bar0+20 4 0 4 ro sel=bar0+20:4&3ff0000=210000", sizeof(line));
+	KUNIT_ASSERT_EQ(test, iohook_parse_entry(line, &e), 0);
+	KUNIT_EXPECT_TRUE(test, e.has_cond);
+	KUNIT_EXPECT_EQ(test, (int)e.sel_loc.kind, (int)IOHOOK_LOC_BAR);
+	KUNIT_EXPECT_EQ(test, e.sel_loc.offset, 0x20ULL);
+	KUNIT_EXPECT_EQ(test, e.sel_width, 4ULL);
+	KUNIT_EXPECT_EQ(test, e.sel_mask, 0x3ff0000ULL);
+	KUNIT_EXPECT_EQ(test, e.cond_value, 0x210000ULL);
+
+	/* A PCI name holds colons: the width is after the last one. */
+	strscpy(line, "0000:00:02.0+44 1 0 1 ro sel=0000:00:02.0+40:4=7", sizeof(line));
+	KUNIT_ASSERT_EQ(test, iohook_parse_entry(line, &e), 0);
+	KUNIT_EXPECT_EQ(test, (int)e.sel_loc.kind, (int)IOHOOK_LOC_PCI);
+	KUNIT_EXPECT_EQ(test, e.sel_loc.offset, 0x40ULL);
+	KUNIT_EXPECT_EQ(test, e.sel_mask, 0ULL);	/* the whole width */
+	KUNIT_EXPECT_EQ(test, e.cond_value, 7ULL);
+
+	/* Policy numbers are counts: decimal unless "0x". */
+	strscpy(line, "70 1 0 1 ro count=10 skip=0x10 prob=1/1000 seed=5", sizeof(line));
+	KUNIT_ASSERT_EQ(test, iohook_parse_entry(line, &e), 0);
+	KUNIT_EXPECT_FALSE(test, e.has_cond);
+	KUNIT_EXPECT_EQ(test, e.policy.count, 10ULL);
+	KUNIT_EXPECT_EQ(test, e.policy.skip, 16ULL);
+	KUNIT_EXPECT_EQ(test, e.policy.prob_num, 1U);
+	KUNIT_EXPECT_EQ(test, e.policy.prob_den, 1000U);
+	KUNIT_EXPECT_EQ(test, e.policy.seed, 5ULL);
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		strscpy(line, bad[i].text, sizeof(line));
+		KUNIT_EXPECT_EQ_MSG(test, iohook_parse_entry(line, &e), bad[i].expect,
+				    "\"%s\"", bad[i].text);
+	}
+}
+
+static void iohook_test_parse_name(struct kunit *test)
+{
+	struct iohook_location loc;
+	char tok[32];
+	bool has;
+	u64 when;
+
+	strscpy(tok, "bar0+20@210000", sizeof(tok));
+	KUNIT_ASSERT_EQ(test, iohook_parse_name(tok, &loc, &has, &when), 0);
+	KUNIT_EXPECT_TRUE(test, has);
+	KUNIT_EXPECT_EQ(test, when, 0x210000ULL);
+	KUNIT_EXPECT_EQ(test, loc.offset, 0x20ULL);
+	strscpy(tok, "6e", sizeof(tok));
+	KUNIT_ASSERT_EQ(test, iohook_parse_name(tok, &loc, &has, &when), 0);
+	KUNIT_EXPECT_FALSE(test, has);
+	strscpy(tok, "6e@", sizeof(tok));
+	KUNIT_EXPECT_EQ(test, iohook_parse_name(tok, &loc, &has, &when), -EINVAL);
+	strscpy(tok, "6e@1@2", sizeof(tok));
+	KUNIT_EXPECT_EQ(test, iohook_parse_name(tok, &loc, &has, &when), -EINVAL);
+}
+
 static struct kunit_case iohook_parse_cases[] = {
 	KUNIT_CASE_PARAM(iohook_test_parse_location, iohook_loc_gen_params),
 	KUNIT_CASE(iohook_test_parse_entry),
+	KUNIT_CASE(iohook_test_parse_options),
+	KUNIT_CASE(iohook_test_parse_name),
 	{}
 };
 

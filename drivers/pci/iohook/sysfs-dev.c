@@ -98,7 +98,7 @@ static bool iohook_dev_show(struct iohook_pdev *ip,
 
 	if (!iohook_dev_name(ip->pdev, spec, name, sizeof(name)))
 		return false;
-	iohook_dir_add(&ip->dir, name, spec->space, spec->addr, NULL);
+	iohook_dir_add(&ip->dir, name, spec, NULL);
 	return true;
 }
 
@@ -116,7 +116,7 @@ const char *iohook_dev_notify(unsigned long event,
 	lockdep_assert_held(&iohook_sysfs_mutex);
 	list_for_each_entry(ip, &iohook_pdevs, node) {
 		if (event == IOHOOK_EVENT_REMOVE)
-			iohook_dir_remove(&ip->dir, spec->space, spec->addr);
+			iohook_dir_remove(&ip->dir, spec);
 		else if (iohook_dev_show(ip, spec) && !owner)
 			owner = pci_name(ip->pdev);
 	}

@@ -33,20 +33,6 @@ static struct iohook_space_dir *iohook_space_dirs[IOHOOK_NR_SPACES];
 
 #define to_space_dir(k) container_of(k, struct iohook_space_dir, kobj)
 
-static void iohook_global_name(const struct iohook_spec *spec, char *name,
-			       size_t len)
-{
-	if (spec->space == IOHOOK_SPACE_PCI)
-		snprintf(name, len, "%04x:%02x:%02x.%x+%x",
-			 IOHOOK_PCI_DOMAIN(spec->addr),
-			 IOHOOK_PCI_BUS(spec->addr),
-			 PCI_SLOT(IOHOOK_PCI_DEVFN(spec->addr)),
-			 PCI_FUNC(IOHOOK_PCI_DEVFN(spec->addr)),
-			 IOHOOK_PCI_OFFSET(spec->addr));
-	else
-		snprintf(name, len, "%llx", spec->addr);
-}
-
 /*
  * Called from the store's notifier, with the store and
  * iohook_sysfs_mutex locked. These directories send the uevents.
@@ -61,11 +47,11 @@ void iohook_global_notify(unsigned long event, const struct iohook_spec *spec,
 	if (!sd)
 		return;
 	if (event == IOHOOK_EVENT_ADD) {
-		iohook_global_name(spec, name, sizeof(name));
-		iohook_dir_add(&sd->dir, name, spec->space, spec->addr,
-			       device ?: "");
+		iohook_location_name(spec->space, spec->addr, name,
+				     sizeof(name));
+		iohook_dir_add(&sd->dir, name, spec, device ?: "");
 	} else {
-		iohook_dir_remove(&sd->dir, spec->space, spec->addr);
+		iohook_dir_remove(&sd->dir, spec);
 	}
 }
 

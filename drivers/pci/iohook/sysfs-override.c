@@ -3,11 +3,14 @@
  * The per-override kobject directories, and what every
  * "add" file shares: permission checks and all-or-nothing parsing.
  *
- * Each override appears as a directory named by its start, with one
- * value per file: length, mask, attr (read-only), value (read-write) and
- * hits (read-only). A directory holds only the override's space and
- * address, and its files look the override up under RCU, so they never
- * wait for the store's lock and stay safe while the override goes away.
+ * Each override appears as a directory named by its start, and for a
+ * conditional override "@VALUE", its condition's value (several may
+ * share the same bytes), with one value per file: length, mask, attr,
+ * condition, recorded, policy, seen, applied, exhausted, hits
+ * (read-only) and value (read-write). A directory holds only the
+ * override's identity, and its files look the override up under RCU, so
+ * they never wait for the store's lock and stay safe while the override
+ * goes away.
  *
  * Uevents: one KOBJ_ADD and one KOBJ_REMOVE per override, from its
  * directory in /sys/kernel/iohook/<space>/, which every override has
@@ -21,6 +24,7 @@
 #include <linux/capability.h>
 #include <linux/ctype.h>
 #include <linux/mm.h>
+#include <linux/pci.h>
 #include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -35,6 +39,8 @@ struct iohook_ovr_kobj {
 	struct kobject kobj;
 	enum iohook_space space;
 	u64 addr;
+	bool cond;
+	u64 when;			/* the condition's value */
 	char device[IOHOOK_DEVICE_NAME_LEN];	/* owning PCI device, or "" */
 	struct list_head node;
 };
@@ -63,7 +69,10 @@ static ssize_t show_spec(struct kobject *kobj, char *buf,
 	struct iohook_spec spec;
 	int ret;
 
-	ret = iohook_lookup(o->space, o->addr, &spec);
+	if (o->cond)
+		ret = iohook_lookup_cond(o->space, o->addr, o->when, &spec);
+	else
+		ret = iohook_lookup(o->space, o->addr, &spec);
 	return ret ?: fmt(&spec, buf);
 }
 
@@ -92,6 +101,77 @@ static ssize_t fmt_hits(const struct iohook_spec *s, char *buf)
 	return sysfs_emit(buf, "%llu\n", s->hits);
 }
 
+/**
+ * iohook_location_name() - an address as the global "add" files take it
+ * @space: its space
+ * @addr: the address
+ * @name: where to put it
+ * @len: room in @name
+ */
+void iohook_location_name(enum iohook_space space, u64 addr, char *name,
+			  size_t len)
+{
+	if (space == IOHOOK_SPACE_PCI)
+		snprintf(name, len, "%04x:%02x:%02x.%x+%x",
+			 IOHOOK_PCI_DOMAIN(addr), IOHOOK_PCI_BUS(addr),
+			 PCI_SLOT(IOHOOK_PCI_DEVFN(addr)),
+			 PCI_FUNC(IOHOOK_PCI_DEVFN(addr)),
+			 IOHOOK_PCI_OFFSET(addr));
+	else
+		snprintf(name, len, "%llx", addr);
+}
+
+static ssize_t fmt_condition(const struct iohook_spec *s, char *buf)
+{
+	char sel[32];
+
+	if (!s->cond.width)
+		return sysfs_emit(buf, "none\n");
+	iohook_location_name(s->space, s->cond.sel, sel, sizeof(sel));
+	return sysfs_emit(buf, "sel=%s:%u&%llx=%llx\n", sel, s->cond.width,
+			  s->cond.mask, s->cond.value);
+}
+
+static ssize_t fmt_recorded(const struct iohook_spec *s, char *buf)
+{
+	if (!s->cond.width || !s->recorded_known)
+		return sysfs_emit(buf, "unknown\n");
+	return sysfs_emit(buf, "0x%llx\n", s->recorded);
+}
+
+static ssize_t fmt_policy(const struct iohook_spec *s, char *buf)
+{
+	const struct iohook_policy *p = &s->policy;
+	int n = 0;
+
+	if (p->skip)
+		n += sysfs_emit_at(buf, n, "skip=%llu ", p->skip);
+	if (p->count)
+		n += sysfs_emit_at(buf, n, "count=%llu ", p->count);
+	if (p->prob_den)
+		n += sysfs_emit_at(buf, n, "prob=%u/%u seed=%llu ",
+				   p->prob_num, p->prob_den, p->seed);
+	if (!n)
+		return sysfs_emit(buf, "none\n");
+	buf[n - 1] = '\n';
+	return n;
+}
+
+static ssize_t fmt_seen(const struct iohook_spec *s, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", s->seen);
+}
+
+static ssize_t fmt_applied(const struct iohook_spec *s, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", s->applied);
+}
+
+static ssize_t fmt_exhausted(const struct iohook_spec *s, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", iohook_spec_exhausted(s));
+}
+
 #define IOHOOK_SHOW(name)						\
 static ssize_t name##_show(struct kobject *kobj,			\
 			   struct kobj_attribute *attr, char *buf)	\
@@ -104,6 +184,12 @@ IOHOOK_SHOW(mask)
 IOHOOK_SHOW(attr)
 IOHOOK_SHOW(value)
 IOHOOK_SHOW(hits)
+IOHOOK_SHOW(condition)
+IOHOOK_SHOW(recorded)
+IOHOOK_SHOW(policy)
+IOHOOK_SHOW(seen)
+IOHOOK_SHOW(applied)
+IOHOOK_SHOW(exhausted)
 
 static ssize_t value_store(struct kobject *kobj, struct kobj_attribute *attr,
 			   const char *buf, size_t count)
@@ -117,7 +203,10 @@ static ssize_t value_store(struct kobject *kobj, struct kobj_attribute *attr,
 		return ret;
 	if (iohook_sysfs_text(buf, count) || iohook_parse_hex(buf, &value))
 		return -EINVAL;
-	ret = iohook_set_value(o->space, o->addr, value);
+	if (o->cond)
+		ret = iohook_set_value_cond(o->space, o->addr, o->when, value);
+	else
+		ret = iohook_set_value(o->space, o->addr, value);
 	return ret ?: count;
 }
 
@@ -126,6 +215,12 @@ static struct kobj_attribute mask_attr = __ATTR(mask, 0400, mask_show, NULL);
 static struct kobj_attribute attr_attr = __ATTR(attr, 0400, attr_show, NULL);
 static struct kobj_attribute value_attr = __ATTR(value, 0600, value_show, value_store);
 static struct kobj_attribute hits_attr = __ATTR(hits, 0400, hits_show, NULL);
+static struct kobj_attribute condition_attr = __ATTR(condition, 0400, condition_show, NULL);
+static struct kobj_attribute recorded_attr = __ATTR(recorded, 0400, recorded_show, NULL);
+static struct kobj_attribute policy_attr = __ATTR(policy, 0400, policy_show, NULL);
+static struct kobj_attribute seen_attr = __ATTR(seen, 0400, seen_show, NULL);
+static struct kobj_attribute applied_attr = __ATTR(applied, 0400, applied_show, NULL);
+static struct kobj_attribute exhausted_attr = __ATTR(exhausted, 0400, exhausted_show, NULL);
 
 static struct attribute *iohook_ovr_attrs[] = {
 	&length_attr.attr,
@@ -133,6 +228,12 @@ static struct attribute *iohook_ovr_attrs[] = {
 	&attr_attr.attr,
 	&value_attr.attr,
 	&hits_attr.attr,
+	&condition_attr.attr,
+	&recorded_attr.attr,
+	&policy_attr.attr,
+	&seen_attr.attr,
+	&applied_attr.attr,
+	&exhausted_attr.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(iohook_ovr);
@@ -183,13 +284,14 @@ void iohook_dir_init(struct iohook_dir *dir, struct kobject *kobj)
 }
 
 static struct iohook_ovr_kobj *iohook_dir_find(struct iohook_dir *dir,
-					       enum iohook_space space,
-					       u64 addr)
+					       const struct iohook_spec *spec)
 {
 	struct iohook_ovr_kobj *o;
 
 	list_for_each_entry(o, &dir->entries, node)
-		if (o->space == space && o->addr == addr)
+		if (o->space == spec->space && o->addr == spec->addr &&
+		    o->cond == !!spec->cond.width &&
+		    (!o->cond || o->when == spec->cond.value))
 			return o;
 	return NULL;
 }
@@ -197,9 +299,8 @@ static struct iohook_ovr_kobj *iohook_dir_find(struct iohook_dir *dir,
 /**
  * iohook_dir_add() - give an override a directory, if it has none here
  * @dir: where
- * @name: its name
- * @space: the override's space
- * @addr: its start
+ * @name: its name, without the condition's "@VALUE", which this adds
+ * @spec: the override
  * @device: the PCI device it belongs to, for the uevents; NULL for a
  *          silent directory (a device's view)
  *
@@ -208,26 +309,32 @@ static struct iohook_ovr_kobj *iohook_dir_find(struct iohook_dir *dir,
  * Return: 0 or a negative errno.
  */
 int iohook_dir_add(struct iohook_dir *dir, const char *name,
-		   enum iohook_space space, u64 addr, const char *device)
+		   const struct iohook_spec *spec, const char *device)
 {
 	struct iohook_ovr_kobj *o;
 	int ret;
 
 	lockdep_assert_held(&iohook_sysfs_mutex);
-	if (iohook_dir_find(dir, space, addr))
+	if (iohook_dir_find(dir, spec))
 		return 0;
 	o = kzalloc(sizeof(*o), GFP_KERNEL);
 	if (!o)
 		return -ENOMEM;
-	o->space = space;
-	o->addr = addr;
+	o->space = spec->space;
+	o->addr = spec->addr;
+	o->cond = spec->cond.width;
+	o->when = spec->cond.value;
 	if (device)
 		strscpy(o->device, device, sizeof(o->device));
 	o->kobj.kset = iohook_kset;
 	/* Before the add: suppressed kobjects send no automatic remove. */
 	o->kobj.uevent_suppress = !device;
-	ret = kobject_init_and_add(&o->kobj, &iohook_ovr_ktype, dir->kobj,
-				   "%s", name);
+	if (o->cond)
+		ret = kobject_init_and_add(&o->kobj, &iohook_ovr_ktype,
+					   dir->kobj, "%s@%llx", name, o->when);
+	else
+		ret = kobject_init_and_add(&o->kobj, &iohook_ovr_ktype,
+					   dir->kobj, "%s", name);
 	if (ret) {
 		kobject_put(&o->kobj);
 		return ret;
@@ -247,18 +354,16 @@ static void iohook_ovr_destroy(struct iohook_ovr_kobj *o)
 /**
  * iohook_dir_remove() - remove an override's directory, if it has one here
  * @dir: where
- * @space: the override's space
- * @addr: its start
+ * @spec: the override
  *
  * Called with iohook_sysfs_mutex held.
  */
-void iohook_dir_remove(struct iohook_dir *dir, enum iohook_space space,
-		       u64 addr)
+void iohook_dir_remove(struct iohook_dir *dir, const struct iohook_spec *spec)
 {
 	struct iohook_ovr_kobj *o;
 
 	lockdep_assert_held(&iohook_sysfs_mutex);
-	o = iohook_dir_find(dir, space, addr);
+	o = iohook_dir_find(dir, spec);
 	if (o) {
 		list_del(&o->node);
 		iohook_ovr_destroy(o);
@@ -330,7 +435,9 @@ static char *iohook_sysfs_token(const char *buf, size_t count)
 
 /**
  * iohook_sysfs_remove() - the body of every "remove" file
- * @buf: what was written: one location, or "all"
+ * @buf: what was written: one location (every override that starts
+ *       there), "LOCATION@VALUE" (the conditional override with that
+ *       condition value), or "all"
  * @count: its length
  * @resolve: turns the location into a spec for this file
  * @ctx: passed to @resolve and @remove_all
@@ -344,6 +451,8 @@ ssize_t iohook_sysfs_remove(const char *buf, size_t count,
 {
 	struct iohook_entry e = { .len = 1 };
 	struct iohook_spec spec;
+	bool has_when;
+	u64 when;
 	char *tok;
 	int ret;
 
@@ -356,10 +465,12 @@ ssize_t iohook_sysfs_remove(const char *buf, size_t count,
 	if (!strcmp(tok, "all")) {
 		remove_all(ctx);
 	} else {
-		ret = iohook_parse_location(tok, &e.loc);
+		ret = iohook_parse_name(tok, &e.loc, &has_when, &when);
 		if (!ret)
 			ret = resolve(&e, &spec, ctx);
-		if (!ret)
+		if (!ret && has_when)
+			ret = iohook_remove_cond(spec.space, spec.addr, when);
+		else if (!ret)
 			ret = iohook_remove(spec.space, spec.addr);
 	}
 	kfree(tok);
@@ -383,6 +494,46 @@ static unsigned int iohook_count_entries(const char *buf)
 	return n + !blank;
 }
 
+/*
+ * Turn a parsed entry into a spec: its location and its selector's
+ * through @resolve, which knows this file's space or device. A selector
+ * that resolves to another space is -EXDEV; one in another PCI function
+ * is left to iohook_validate(), which says -EXDEV too.
+ */
+static int iohook_entry_to_spec(const struct iohook_entry *e,
+				struct iohook_spec *spec,
+				iohook_resolve_fn resolve, void *ctx)
+{
+	struct iohook_entry sel_e = {};
+	struct iohook_spec sel;
+	int ret;
+
+	ret = resolve(e, spec, ctx);
+	if (ret)
+		return ret;
+	spec->len = e->len;
+	spec->value = e->value;
+	spec->mask = e->mask;
+	spec->attr = e->attr;
+	spec->policy = e->policy;
+	if (!e->has_cond)
+		return 0;
+	if (e->sel_width > IOHOOK_MAX_MASKED_LEN)
+		return -E2BIG;
+	sel_e.loc = e->sel_loc;
+	sel_e.len = e->sel_width;
+	ret = resolve(&sel_e, &sel, ctx);
+	if (ret)
+		return ret;
+	if (sel.space != spec->space)
+		return -EXDEV;
+	spec->cond.width = e->sel_width;
+	spec->cond.sel = sel.addr;
+	spec->cond.mask = e->sel_mask ?: iohook_width_mask(e->sel_width);
+	spec->cond.value = e->cond_value;
+	return 0;
+}
+
 /**
  * iohook_sysfs_add() - the body of every "add" file
  * @buf: what was written: entries separated by newlines or ';'
@@ -390,9 +541,9 @@ static unsigned int iohook_count_entries(const char *buf)
  * @resolve: turns a parsed entry into a spec for this file
  * @ctx: passed to @resolve
  *
- * Entries are checked in order, each fully (syntax, location, then
- * iohook_validate()), so the first bad entry decides the errno: -EINVAL
- * or -ERANGE. Only then are they checked against each other and the
+ * Entries are checked in order, each fully (syntax, location, selector,
+ * then iohook_validate()), so the first bad entry decides the errno:
+ * -EINVAL, -ERANGE, -E2BIG or -EXDEV. Only then are they checked against each other and the
  * store (-EEXIST) and added with iohook_add_many(): all or none.
  *
  * Return: @count, or the first error.
@@ -430,14 +581,9 @@ ssize_t iohook_sysfs_add(const char *buf, size_t count,
 			continue;
 		ret = iohook_parse_entry(line, &e);
 		if (!ret)
-			ret = resolve(&e, &specs[n], ctx);
-		if (ret)
-			goto out;
-		specs[n].len = e.len;
-		specs[n].value = e.value;
-		specs[n].mask = e.mask;
-		specs[n].attr = e.attr;
-		ret = iohook_validate(&specs[n]);
+			ret = iohook_entry_to_spec(&e, &specs[n], resolve, ctx);
+		if (!ret)
+			ret = iohook_validate(&specs[n]);
 		if (ret)
 			goto out;
 		n++;

@@ -43,9 +43,10 @@ ssize_t iohook_sysfs_remove(const char *buf, size_t count,
 
 void iohook_dir_init(struct iohook_dir *dir, struct kobject *kobj);
 int iohook_dir_add(struct iohook_dir *dir, const char *name,
-		   enum iohook_space space, u64 addr, const char *device);
-void iohook_dir_remove(struct iohook_dir *dir, enum iohook_space space,
-		       u64 addr);
+		   const struct iohook_spec *spec, const char *device);
+void iohook_dir_remove(struct iohook_dir *dir, const struct iohook_spec *spec);
+void iohook_location_name(enum iohook_space space, u64 addr, char *name,
+			  size_t len);
 void iohook_dir_take_all(struct iohook_dir *dir, struct list_head *out);
 void iohook_dir_destroy_list(struct list_head *list);
 

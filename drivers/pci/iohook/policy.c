@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fault policies: which of the accesses that touch an override it
+ * applies to. The model is illumos bofi's access counts and Linux's
+ * fault_attr: skip the first N, then apply to the next M, with a
+ * probability.
+ *
+ * Every access whose override would apply (armed, condition holding)
+ * takes a number, 1, 2, 3... ("seen"). It is declined, and passes
+ * through to the hardware as if the override were absent, when:
+ * - its number is at most skip;
+ * - the probability policy says no for that number;
+ * - count overrides have already applied ("exhausted").
+ * Otherwise it applies and counts in "applied".
+ *
+ * The probability choice is a pure function of the seed and the access
+ * number (a SplitMix64 hash): no PRNG state is shared between CPUs, the
+ * same seed and the same access sequence give the same choices, and the
+ * choice for access N can be computed offline. Counting restarts at
+ * every arm, so each armed run replays the same sequence.
+ *
+ * Lockless: two atomic operations per access, on overrides that have a
+ * policy only.
+ */
+#include <linux/atomic.h>
+
+#include "internal.h"
+
+/* SplitMix64's finaliser (Steele, Lea, Flood, 2014). */
+static u64 iohook_mix64(u64 z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/**
+ * iohook_policy_pick() - the probability policy's choice for one access
+ * @seed: the override's seed
+ * @n: the access number, from 1
+ * @num: probability numerator
+ * @den: probability denominator, not 0
+ *
+ * Return: true with probability @num/@den over @n, the same for the same
+ * @seed and @n.
+ */
+bool iohook_policy_pick(u64 seed, u64 n, u32 num, u32 den)
+{
+	u64 r = iohook_mix64(seed + n * 0x9e3779b97f4a7c15ULL) >> 32;
+
+	/* Lemire's multiply-shift: uniform in [0, den) up to 2^-32. */
+	return ((r * den) >> 32) < num;
+}
+
+/**
+ * iohook_policy_take() - count an access and decide whether it applies
+ * @ov: an override whose condition holds for the access
+ *
+ * Return: true if the override applies to this access.
+ */
+bool iohook_policy_take(struct iohook_override *ov)
+{
+	const struct iohook_policy *p = &ov->policy;
+	u64 n;
+
+	if (!ov->has_policy)
+		return true;
+	n = atomic64_inc_return(&ov->seen);
+	if (n <= p->skip)
+		return false;
+	if (p->prob_den && !iohook_policy_pick(p->seed, n, p->prob_num,
+					       p->prob_den))
+		return false;
+	if (!p->count) {
+		atomic64_inc(&ov->applied);
+		return true;
+	}
+	/* Bounded, so concurrent accesses never apply it count + 1 times. */
+	return atomic64_add_unless(&ov->applied, 1, p->count);
+}
+
+/**
+ * iohook_policy_reset() - start counting again, at arm
+ * @ov: the override
+ */
+void iohook_policy_reset(struct iohook_override *ov)
+{
+	atomic64_set(&ov->seen, 0);
+	atomic64_set(&ov->applied, 0);
+}

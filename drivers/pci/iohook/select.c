@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Selector registers: the index half of index/data register pairs.
+ *
+ * A conditional override applies only while the last value written to
+ * its selector, masked, equals its condition's value: the PHY register
+ * number in the e1000e's MDIC, the slot number in QEMU's ACPI memory
+ * hotplug block, the index at port 0x70. iohook records that value as
+ * the accessors write it, so the condition is decided the way the
+ * hardware decides it, from the write that came before.
+ *
+ * Rules (Documentation/PCI/iohook.rst spells them out for users):
+ * - Recording happens only while iohook is armed, in the write slow
+ *   path: a write that overlaps a selector's bytes updates those bytes of
+ *   the recorded value (a byte write to a 4-byte selector changes one
+ *   byte). The write itself still goes to the hardware, unless an
+ *   override covers it.
+ * - Before the first recorded write the value is unknown, and no
+ *   condition on it holds. Arming from the disarmed state forgets every
+ *   recorded value, because writes made while disarmed were not seen.
+ *   A selector is forgotten with the last override that names it.
+ * - A write is recorded before the overrides decide that same write, so
+ *   a register that is its own selector (MDIC) is judged by the command
+ *   being written.
+ * - Nothing orders a selector write on one CPU against a data access on
+ *   another, exactly as on hardware: a driver that does not serialise
+ *   its index/data pairs races here as it races on the device.
+ *
+ * Selectors live in their own maple tree per space (a selector may be the
+ * same register as an override, which a tree cannot hold twice) and count
+ * in two filters: the store's, so that a write to a selector passes the
+ * first check of the access path, and iohook_sel_filter, which the write
+ * path asks before it walks the selector tree. So a write costs a
+ * selector lookup only when it hits a selector's granule, and spaces
+ * without selectors pay nothing at all.
+ */
+#include <linux/maple_tree.h>
+#include <linux/slab.h>
+
+#include "internal.h"
+
+struct maple_tree iohook_sel_trees[IOHOOK_NR_SPACES];
+u32 iohook_sel_filter[IOHOOK_NR_SPACES][1 << IOHOOK_FILTER_BITS];
+
+static int __init iohook_sel_init(void)
+{
+	int i;
+
+	for (i = 0; i < IOHOOK_NR_SPACES; i++)
+		mt_init_flags(&iohook_sel_trees[i], MT_FLAGS_USE_RCU);
+	return 0;
+}
+pure_initcall(iohook_sel_init);
+
+/**
+ * iohook_cond_holds() - whether an override's condition holds now
+ * @ov: the override; the caller holds rcu_read_lock()
+ *
+ * One acquire load of the selector's known flag and one load of its
+ * value, from the same cache line; nothing for an unconditional one.
+ *
+ * Return: true for an unconditional override, or when the selector's
+ * recorded value, masked, equals the condition's value.
+ */
+bool iohook_cond_holds(const struct iohook_override *ov)
+{
+	const struct iohook_selector *sel = ov->sel;
+
+	if (!sel)
+		return true;
+	if (!smp_load_acquire(&sel->known))
+		return false;
+	return ((u64)atomic64_read(&sel->rec) & ov->cmask) == ov->cval;
+}
+
+/**
+ * iohook_record() - record a write in the selectors it overlaps
+ * @space: address space
+ * @addr: first address of the write
+ * @width: its width in bytes
+ * @data: the value written
+ *
+ * Called from the write slow path, armed, under rcu_read_lock(). The
+ * bytes of each selector that the write covers take the written bytes;
+ * concurrent writes to one selector leave one of them, whole per byte.
+ */
+void iohook_record(enum iohook_space space, u64 addr, unsigned int width,
+		   u64 data)
+{
+	MA_STATE(mas, &iohook_sel_trees[space], addr, addr);
+	struct iohook_selector *sel;
+
+	if (!iohook_filter_hit(iohook_sel_filter[space], space, addr, width))
+		return;
+	mas_for_each(&mas, sel, addr + width - 1) {
+		s64 old = atomic64_read(&sel->rec);
+		s64 new;
+
+		do {
+			new = iohook_emul_write(sel->addr, sel->width,
+						iohook_width_mask(sel->width),
+						IOHOOK_RW, old, addr, width,
+						data);
+		} while (new != old &&
+			 !atomic64_try_cmpxchg(&sel->rec, &old, new));
+		/* The value before the flag: readers acquire the flag. */
+		smp_store_release(&sel->known, 1);
+	}
+}
+
+/**
+ * iohook_sel_find() - the selector a new condition would use
+ * @space: address space
+ * @addr: selector address
+ * @width: selector width
+ * @err: set to -EEXIST if another selector overlaps these bytes
+ *
+ * Called with the store lock held.
+ *
+ * Return: the existing selector at exactly @addr and @width, or NULL
+ * (with *@err 0 if the bytes are free).
+ */
+struct iohook_selector *iohook_sel_find(enum iohook_space space, u64 addr,
+					u32 width, int *err)
+{
+	unsigned long index = addr;
+	struct iohook_selector *sel;
+
+	*err = 0;
+	sel = mt_find(&iohook_sel_trees[space], &index, addr + width - 1);
+	if (sel && (sel->addr != addr || sel->width != width)) {
+		*err = -EEXIST;
+		return NULL;
+	}
+	return sel;
+}
+
+/**
+ * iohook_sel_insert() - make a new selector visible to the write path
+ * @sel: the selector, with no users yet, its value unknown
+ *
+ * Called with the store lock held. The filters count it first, so that
+ * a write that finds it in the tree has passed them.
+ *
+ * Return: 0 or -ENOMEM (nothing changed).
+ */
+int iohook_sel_insert(struct iohook_selector *sel)
+{
+	u64 last = sel->addr + sel->width - 1;
+	int ret;
+
+	iohook_filter_update(iohook_filter[sel->space], sel->space, sel->addr,
+			     last, 1);
+	iohook_filter_update(iohook_sel_filter[sel->space], sel->space,
+			     sel->addr, last, 1);
+	ret = mtree_insert_range(&iohook_sel_trees[sel->space], sel->addr,
+				 last, sel, GFP_KERNEL);
+	if (ret) {
+		iohook_filter_update(iohook_filter[sel->space], sel->space,
+				     sel->addr, last, -1);
+		iohook_filter_update(iohook_sel_filter[sel->space],
+				     sel->space, sel->addr, last, -1);
+	}
+	return ret;
+}
+
+/**
+ * iohook_sel_erase() - take a selector out of the write path
+ * @sel: the selector, with no users left
+ * @dead: list to put it on, to be freed after a grace period
+ *
+ * Called with the store lock held. Cannot fail: a selector left in the
+ * tree would be freed while readers find it (the erase is __GFP_NOFAIL,
+ * which fault injection also leaves alone).
+ */
+void iohook_sel_erase(struct iohook_selector *sel, struct list_head *dead)
+{
+	u64 last = sel->addr + sel->width - 1;
+
+	mtree_store_range(&iohook_sel_trees[sel->space], sel->addr, last,
+			  NULL, GFP_KERNEL | __GFP_NOFAIL);
+	iohook_filter_update(iohook_filter[sel->space], sel->space, sel->addr,
+			     last, -1);
+	iohook_filter_update(iohook_sel_filter[sel->space], sel->space,
+			     sel->addr, last, -1);
+	list_add_tail(&sel->dead, dead);
+}
+
+/**
+ * iohook_sel_forget_all() - make every recorded value unknown
+ *
+ * Called with the store lock held, while disarmed: no write path records
+ * (it records only while armed, and disarming waits for a grace period).
+ */
+void iohook_sel_forget_all(void)
+{
+	struct iohook_selector *sel;
+	int i;
+
+	for (i = 0; i < IOHOOK_NR_SPACES; i++) {
+		unsigned long index = 0;
+
+		while ((sel = mt_find(&iohook_sel_trees[i], &index,
+				      ULONG_MAX))) {
+			WRITE_ONCE(sel->known, 0);
+			atomic64_set(&sel->rec, 0);
+		}
+	}
+}
