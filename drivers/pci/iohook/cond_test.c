@@ -109,23 +109,23 @@ static void iohook_test_cond_coexist(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, iohook_add(&b), 0);
 	KUNIT_EXPECT_EQ(test, count_range(), 2);
 	/* The same condition value twice. */
-	x = DATA_IF(0xc, 2);
+	x = (struct iohook_spec)DATA_IF(0xc, 2);
 	KUNIT_EXPECT_EQ(test, iohook_add(&x), -EEXIST);
 	/* Another selector mask: both could hold at once. */
 	x.cond.mask = 0xf;
 	x.cond.value = 3;
 	KUNIT_EXPECT_EQ(test, iohook_add(&x), -EEXIST);
 	/* Other bytes. */
-	x = DATA_IF(0xc, 3);
+	x = (struct iohook_spec)DATA_IF(0xc, 3);
 	x.len = 2;
 	x.mask = 0xffff;
 	KUNIT_EXPECT_EQ(test, iohook_add(&x), -EEXIST);
 	/* Unconditional on the same bytes. */
-	x = DATA_IF(0xc, 3);
+	x = (struct iohook_spec)DATA_IF(0xc, 3);
 	x.cond.width = 0;
 	KUNIT_EXPECT_EQ(test, iohook_add(&x), -EEXIST);
 	/* A selector overlapping another without being the same bytes. */
-	x = DATA_IF(0xc, 3);
+	x = (struct iohook_spec)DATA_IF(0xc, 3);
 	x.addr = C_BASE + 0x20;
 	x.cond.width = 2;
 	x.cond.sel = C_SEL + 2;
@@ -146,7 +146,7 @@ static void iohook_test_cond_coexist(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, iohook_remove_cond(IOHOOK_SPACE_MEM, C_DATA, 1), -ENOENT);
 	KUNIT_EXPECT_EQ(test, count_range(), 1);
 	KUNIT_ASSERT_EQ(test, iohook_add(&a), 0);
-	x = DATA_IF(0xc, 3);
+	x = (struct iohook_spec)DATA_IF(0xc, 3);
 	KUNIT_ASSERT_EQ(test, iohook_add(&x), 0);
 	KUNIT_EXPECT_EQ(test, count_range(), 3);
 	/* The head of the chain can go too. */
@@ -388,7 +388,7 @@ static void iohook_test_cond_arm_race(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, iohook_add_many(specs, 2), 0);
 	t = kthread_run(cond_racer_fn, &r, "iohook-cond-race");
 	KUNIT_ASSERT_FALSE(test, IS_ERR(t));
-	for (i = 0; i < 100; i++) {
+	for (i = 0; i < 40; i++) {
 		iohook_arm();
 		usleep_range(50, 100);
 		iohook_disarm();

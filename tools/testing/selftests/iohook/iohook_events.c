@@ -13,9 +13,14 @@
  *   AER:     correctable and non-fatal errors reported by root port 1
  *            with Error Source ID = the e1000e
  *   ACPI:    GPE 0x02 through the level-triggered SCI (I/O ports)
- *   e1000e:  link loss and recovery through MMIO (BAR0)
+ *   e1000e:  link loss that only the PHY's BMSR shows (a conditional
+ *            override on MDIC), and recovery
+ *   AER:     a counted fault: count=1 on a stuck Root Error Status
  */
+#include <linux/mii.h>
+#include <linux/sockios.h>
 #include <net/if.h>
+#include <sys/ioctl.h>
 
 #include "iohook_util.h"
 #include "kselftest_harness.h"
@@ -402,29 +407,149 @@ static int nic_other_vector(const char *ifname, int *irq)
 	return -1;
 }
 
-/* 4: link loss and recovery through MMIO overrides on BAR0. */
+/* The PHY registers the e1000e's SIOCGMIIREG answers, read through it. */
+static const int mii_regs[] = {
+	MII_BMCR, MII_BMSR, MII_PHYSID1, MII_PHYSID2, MII_ADVERTISE, MII_LPA,
+	MII_EXPANSION, MII_CTRL1000, MII_STAT1000, MII_ESTATUS,
+};
+
+static int mii_read_all(const char *ifname, int *phy, int *val)
+{
+	struct mii_ioctl_data *mii;
+	struct ifreq ifr = {};
+	unsigned int i;
+	int fd, ret = 0;
+
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return -1;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", ifname);
+	mii = (struct mii_ioctl_data *)&ifr.ifr_data;
+	if (ioctl(fd, SIOCGMIIPHY, &ifr))
+		ret = -1;
+	*phy = mii->phy_id;
+	for (i = 0; !ret && i < ARRAY_SIZE(mii_regs); i++) {
+		mii->reg_num = mii_regs[i];
+		if (ioctl(fd, SIOCGMIIREG, &ifr))
+			ret = -1;
+		val[i] = mii->val_out;
+	}
+	close(fd);
+	return ret;
+}
+
+/*
+ * 4: link loss that only the PHY's BMSR shows. This copper MAC reads its
+ * PHY through MDIC (BAR0 + 0x20): the driver writes the register number
+ * (bits 16-20) and PHY address (bits 21-25), then reads the data back
+ * from the same MDIC. The override of data bit 2 (BMSR link status) is
+ * conditional on that command naming BMSR, so every other PHY register
+ * reads what it read before. ICR.LSC (0xc0 bit 2, read-to-clear) tells
+ * the driver to look.
+ */
 TEST_F(ev, e1000e_link_loss)
 {
 	int irq, idx = nic_other_vector(self->ifname, &irq);
+	int phy, before[ARRAY_SIZE(mii_regs)], during[ARRAY_SIZE(mii_regs)];
+	char entry[128];
+	unsigned int i;
 
 	ASSERT_GE(idx, 0);
 	ASSERT_EQ(1, link_carrier(self->ifname));
-	/*
-	 * STATUS.LU (0x8 bit 1) down, ICR.LSC (0xc0 bit 2, read-to-clear)
-	 * raised, and the PHY's BMSR link bit, which this copper MAC reads
-	 * through MDIC (0x20, data bit 2), down.
-	 */
-	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/add",
-				 "bar0+8 4 0 2 ro; bar0+c0 4 4 4 rc; bar0+20 4 0 4 ro"));
+	ASSERT_EQ(0, mii_read_all(self->ifname, &phy, before));
+	ASSERT_EQ(BMSR_LSTATUS, before[1] & BMSR_LSTATUS);
+
+	snprintf(entry, sizeof(entry), "bar0+20 4 0 4 ro sel=bar0+20:4&3ff0000=%x",
+		 phy << 21 | MII_BMSR << 16);
+	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/add", entry));
+	ASSERT_EQ(0, mii_read_all(self->ifname, &phy, during));
+	for (i = 0; i < ARRAY_SIZE(mii_regs); i++)
+		EXPECT_EQ(mii_regs[i] == MII_BMSR ? before[i] & ~BMSR_LSTATUS :
+			  before[i], during[i])
+			TH_LOG("PHY register %d", mii_regs[i]);
+	/* The driver has not noticed yet: nothing told it to look. */
+	EXPECT_EQ(1, link_carrier(self->ifname));
+
+	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/add", "bar0+c0 4 4 4 rc"));
 	ASSERT_EQ(0, sysfs_writef(PCI_DEVS "/" NIC "/fire_irq", "%d", idx));
 	EXPECT_TRUE(WAIT_FOR(link_carrier(self->ifname) == 0, 10000));
 	EXPECT_EQ(0, sysfs_read_num(OVR(NIC) "/bar0+c0/value"));	/* read, cleared */
+	snprintf(entry, sizeof(entry), OVR(NIC) "/bar0+20@%x/hits",
+		 phy << 21 | MII_BMSR << 16);
+	EXPECT_GT(sysfs_read_num(entry), 0);
 
-	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/remove", "bar0+8"));
-	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/remove", "bar0+20"));
+	snprintf(entry, sizeof(entry), "bar0+20@%x", phy << 21 | MII_BMSR << 16);
+	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/remove", entry));
 	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/bar0+c0/value", "4"));
 	ASSERT_EQ(0, sysfs_writef(PCI_DEVS "/" NIC "/fire_irq", "%d", idx));
 	EXPECT_TRUE(WAIT_FOR(link_carrier(self->ifname) == 1, 10000));
+	ASSERT_EQ(0, mii_read_all(self->ifname, &phy, during));
+	EXPECT_EQ(before[1], during[1]);
+}
+
+/*
+ * 5: a counted fault on the AER path. Root Error Status and the
+ * e1000e's Correctable Error Status are stuck (ro: the handler's
+ * write-1-to-clear does not clear them), so every AER interrupt would
+ * report again; count=1 on Root Error Status lets exactly one interrupt
+ * see it. The control run without count shows the difference.
+ */
+static void aer_stuck(struct __test_metadata *_metadata, const char *policy)
+{
+	int rp_aer = cap_of(RP1, PCI_EXT_CAP_ID_AER, PCI_CAP_EXTENDED);
+	int nic_aer = cap_of(NIC, PCI_EXT_CAP_ID_AER, PCI_CAP_EXTENDED);
+	char entries[256];
+
+	ASSERT_GT(rp_aer, 0);
+	ASSERT_GT(nic_aer, 0);
+	snprintf(entries, sizeof(entries), "%x 4 %x 7f ro %s; %x 4 100 ffffffff ro",
+		 rp_aer + PCI_ERR_ROOT_STATUS, PCI_ERR_ROOT_COR_RCV, policy,
+		 rp_aer + PCI_ERR_ROOT_COR_SRC);
+	ASSERT_EQ(0, sysfs_write(OVR(RP1) "/add", entries));
+	snprintf(entries, sizeof(entries), "%x 4 %x %x ro", nic_aer + PCI_ERR_COR_STATUS,
+		 PCI_ERR_COR_BAD_TLP, PCI_ERR_COR_BAD_TLP);
+	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/add", entries));
+}
+
+/* Fire twice, each time waiting for a report; the reports counted. */
+static long long aer_fire_twice(struct __test_metadata *_metadata)
+{
+	long long tot = aer_counter(NIC, "aer_dev_correctable", "TOTAL_ERR_COR");
+	int i;
+
+	for (i = 1; i <= 2; i++) {
+		EXPECT_EQ(0, sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
+		WAIT_FOR(aer_counter(NIC, "aer_dev_correctable",
+				     "TOTAL_ERR_COR") >= tot + i, 3000);
+	}
+	msleep(300);
+	return aer_counter(NIC, "aer_dev_correctable", "TOTAL_ERR_COR") - tot;
+}
+
+TEST_F(ev, aer_counted_fault)
+{
+	int rp_aer = cap_of(RP1, PCI_EXT_CAP_ID_AER, PCI_CAP_EXTENDED);
+	long long rp = sysfs_read_num(PCI_DEVS "/" RP1 "/aer_rootport_total_err_cor");
+	long long bad = aer_counter(NIC, "aer_dev_correctable", "BadTLP");
+	char name[32];
+
+	ASSERT_GE(rp, 0);
+	/* Control: stuck bits report on every interrupt. */
+	aer_stuck(_metadata, "");
+	EXPECT_EQ(2, aer_fire_twice(_metadata));
+	clear_all();
+
+	rp = sysfs_read_num(PCI_DEVS "/" RP1 "/aer_rootport_total_err_cor");
+	bad = aer_counter(NIC, "aer_dev_correctable", "BadTLP");
+	aer_stuck(_metadata, "count=1");
+	EXPECT_EQ(1, aer_fire_twice(_metadata));
+	EXPECT_EQ(bad + 1, aer_counter(NIC, "aer_dev_correctable", "BadTLP"));
+	EXPECT_EQ(rp + 1, sysfs_read_num(PCI_DEVS "/" RP1 "/aer_rootport_total_err_cor"));
+	snprintf(name, sizeof(name), "%x", rp_aer + PCI_ERR_ROOT_STATUS);
+	EXPECT_EQ(1, sysfs_read_num(OVR(RP1) "/%s/applied", name));
+	EXPECT_EQ(1, sysfs_read_num(OVR(RP1) "/%s/exhausted", name));
+	/* The handler read it twice and wrote it once, at least. */
+	EXPECT_GE(sysfs_read_num(OVR(RP1) "/%s/seen", name), 3);
 }
 
 TEST_HARNESS_MAIN

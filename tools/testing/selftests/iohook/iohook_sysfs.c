@@ -668,4 +668,198 @@ TEST_F(ovr, remove_enomem_keeps_override)
 	EXPECT_FALSE(path_exists(RP2_OVR "/f0"));
 }
 
+/*
+ * Conditional overrides in config space: two on the same bytes (0xf4),
+ * selected by the value last written to 0xf0, as written through the
+ * config file by libpci, like any user of an index/data pair.
+ */
+TEST_F(ovr, conditional_entries_select_by_last_write)
+{
+	char buf[128];
+	unsigned int hw;
+
+	hw = pci_read_long(self->rp2, 0xf4);
+	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add",
+				 "f4 4 aaaa ffff ro sel=f0:4&ff=1; f4 4 bbbb ffff ro sel=f0:4&ff=2"));
+	EXPECT_TRUE(path_exists(RP2_OVR "/f4@1"));
+	EXPECT_TRUE(path_exists(RP2_OVR "/f4@2"));
+	EXPECT_FALSE(path_exists(RP2_OVR "/f4"));
+	EXPECT_TRUE(path_exists(IOHOOK_SYS "/pciconf/" RP2 "+f4@2"));
+	ASSERT_GT(sysfs_read(RP2_OVR "/f4@1/condition", buf, sizeof(buf)), 0);
+	EXPECT_STREQ("sel=" RP2 "+f0:4&ff=1", buf);
+	ASSERT_GT(sysfs_read(RP2_OVR "/f4@1/policy", buf, sizeof(buf)), 0);
+	EXPECT_STREQ("none", buf);
+	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	/* Nothing written since arming: the selector is unknown. */
+	ASSERT_GT(sysfs_read(RP2_OVR "/f4@1/recorded", buf, sizeof(buf)), 0);
+	EXPECT_STREQ("unknown", buf);
+	EXPECT_EQ(hw, pci_read_long(self->rp2, 0xf4));
+
+	pci_write_long(self->rp2, 0xf0, 0x301);
+	ASSERT_GT(sysfs_read(RP2_OVR "/f4@2/recorded", buf, sizeof(buf)), 0);
+	EXPECT_STREQ("0x301", buf);
+	EXPECT_EQ((hw & 0xffff0000) | 0xaaaa, pci_read_long(self->rp2, 0xf4));
+	pci_write_byte(self->rp2, 0xf0, 2);	/* one byte of the selector */
+	EXPECT_EQ((hw & 0xffff0000) | 0xbbbb, pci_read_long(self->rp2, 0xf4));
+	pci_write_long(self->rp2, 0xf0, 3);
+	EXPECT_EQ(hw, pci_read_long(self->rp2, 0xf4));
+	EXPECT_EQ(1, sysfs_read_num(RP2_OVR "/f4@1/hits"));
+	EXPECT_EQ(1, sysfs_read_num(RP2_OVR "/f4@2/hits"));
+
+	/* Values are set per condition. */
+	ASSERT_EQ(0, sysfs_write(RP2_OVR "/f4@2/value", "cccc"));
+	pci_write_long(self->rp2, 0xf0, 2);
+	EXPECT_EQ((hw & 0xffff0000) | 0xcccc, pci_read_long(self->rp2, 0xf4));
+	/* One goes; the other stays; the location removes the rest. */
+	EXPECT_EQ(0, sysfs_write(RP2_OVR "/remove", "f4@2"));
+	EXPECT_FALSE(path_exists(RP2_OVR "/f4@2"));
+	EXPECT_EQ(hw, pci_read_long(self->rp2, 0xf4));
+	EXPECT_EQ(-ENOENT, sysfs_write(RP2_OVR "/remove", "f4@2"));
+	EXPECT_EQ(0, sysfs_write(RP2_OVR "/remove", "f4"));
+	EXPECT_FALSE(path_exists(RP2_OVR "/f4@1"));
+}
+
+TEST_F(ovr, conditional_and_policy_errors)
+{
+	static const struct bad_add cases[] = {
+		{ RP2, "f4 4 0 ff ro sel=f0:10=1", -E2BIG },	/* 16 bytes */
+		{ RP2, "f4 4 0 ff ro sel=f0:3=1", -EINVAL },
+		{ RP2, "f4 4 0 ff ro sel=f2:4=1", -EINVAL },	/* unaligned */
+		{ RP2, "f4 4 0 ff ro sel=f0:4&f=10", -ERANGE },	/* value outside mask */
+		{ RP2, "f4 4 0 ff ro sel=f0:4&100000000=0", -EINVAL },
+		{ RP2, "f4 4 0 ff ro sel=1000:4=1", -ERANGE },	/* past 0xfff */
+		{ RP2, "f4 4 0 ff ro sel=bar5+0:4=1", -EINVAL },	/* no such BAR */
+		{ NIC, "bar0+8 4 0 1 ro sel=f0:4=1", -EXDEV },	/* config vs. BAR */
+		{ RP2, "f4 4 0 ff ro sel=f0:4", -EINVAL },
+		{ RP2, "f4 4 0 ff ro sel=f0:4=1 sel=f0:4=2", -EINVAL },
+		{ RP2, "f4 4 0 ff ro skip=1 skip=1", -EINVAL },
+		{ RP2, "f4 4 0 ff ro count=0", -EINVAL },
+		{ RP2, "f4 4 0 ff ro prob=2/1", -ERANGE },
+		{ RP2, "f4 4 0 ff ro prob=0/1", -ERANGE },
+		{ RP2, "f4 4 0 ff ro prob=1/0", -ERANGE },
+		{ RP2, "f4 4 0 ff ro seed=1", -EINVAL },	/* seed without prob */
+		{ RP2, "f4 4 0 ff ro when=1", -EINVAL },
+		/* Same bytes, same selector, same value. */
+		{ RP2, "f4 4 0 ff ro sel=f0:4=1; f4 4 0 ff ro sel=f0:4=1", -EEXIST },
+		/* Other bytes. */
+		{ RP2, "f4 4 0 ff ro sel=f0:4=1; f4 2 0 ff ro sel=f0:4=2", -EEXIST },
+		/* A selector overlapping another without being the same. */
+		{ RP2, "f4 4 0 ff ro sel=f0:4=1; f8 4 0 ff ro sel=f0:2=2", -EEXIST },
+		/* Conditional on the bytes of an unconditional one. */
+		{ RP2, "e2 2 0 ffff ro sel=f0:4=1", -EEXIST },
+	};
+	char before[2048], after[2048], path[256];
+	unsigned int i;
+
+	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add", "e2 2 0 ffff ro"));
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		snprintf(path, sizeof(path), PCI_DEVS "/%s/overrides", cases[i].dev);
+		dir_listing(path, before, sizeof(before));
+		strcat(path, "/add");
+		EXPECT_EQ(cases[i].err, sysfs_write(path, cases[i].entry))
+			TH_LOG("entry '%s'", cases[i].entry);
+		*strrchr(path, '/') = 0;
+		dir_listing(path, after, sizeof(after));
+		EXPECT_STREQ(before, after) TH_LOG("entry '%s'", cases[i].entry);
+	}
+	EXPECT_EQ(-EXDEV, sysfs_write(IOHOOK_SYS "/pciconf/add",
+				      RP2 "+f4 4 0 ff ro sel=" RP1 "+f0:4=1"));
+	EXPECT_EQ(-EINVAL, sysfs_write(RP2_OVR "/remove", "e2@zz"));
+	EXPECT_EQ(-ENOENT, sysfs_write(RP2_OVR "/remove", "e2@1"));
+	EXPECT_TRUE(path_exists(RP2_OVR "/e2"));
+}
+
+/* Read one byte through the device's sysfs config file. */
+static int config_byte(const char *dev, int off)
+{
+	char path[128];
+	unsigned char b;
+	int fd, n;
+
+	snprintf(path, sizeof(path), PCI_DEVS "/%s/config", dev);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = pread(fd, &b, 1, off);
+	close(fd);
+	return n == 1 ? b : -1;
+}
+
+/*
+ * skip=2 count=3: reads 1 and 2 see the hardware, 3 to 5 the override,
+ * then the hardware again; re-arming starts over.
+ */
+TEST_F(ovr, policy_skip_then_count_exact_accesses)
+{
+	int hw = config_byte(RP2, 0xf8), val = hw == 0x5a ? 0xa5 : 0x5a, i;
+	char entry[64], got[16], want[16], buf[64];
+
+	ASSERT_GE(hw, 0);
+	snprintf(entry, sizeof(entry), "f8 1 %x ff ro skip=2 count=3", val);
+	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add", entry));
+	ASSERT_GT(sysfs_read(RP2_OVR "/f8/policy", buf, sizeof(buf)), 0);
+	EXPECT_STREQ("skip=2 count=3", buf);
+	for (int round = 0; round < 2; round++) {
+		ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+		EXPECT_EQ(0, sysfs_read_num(RP2_OVR "/f8/seen"));
+		EXPECT_EQ(0, sysfs_read_num(RP2_OVR "/f8/exhausted"));
+		for (i = 0; i < 10; i++) {
+			got[i] = config_byte(RP2, 0xf8) == val ? 'o' : 'h';
+			want[i] = i >= 2 && i < 5 ? 'o' : 'h';
+		}
+		got[10] = want[10] = 0;
+		EXPECT_STREQ(want, got);
+		EXPECT_EQ(10, sysfs_read_num(RP2_OVR "/f8/seen"));
+		EXPECT_EQ(3, sysfs_read_num(RP2_OVR "/f8/applied"));
+		EXPECT_EQ(1, sysfs_read_num(RP2_OVR "/f8/exhausted"));
+		/* hits count every access served, across arms. */
+		EXPECT_EQ(3 * (round + 1), sysfs_read_num(RP2_OVR "/f8/hits"));
+		ASSERT_EQ(0, sysfs_write(ARMED, "0"));
+	}
+}
+
+#define TRACING		"/sys/kernel/tracing"
+#define READ_EVENT	TRACING "/events/iohook/iohook_read/enable"
+
+/* The whole text of a file, NUL-terminated; its length or -1. */
+static ssize_t read_all(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	size_t n = 0;
+	ssize_t r;
+
+	if (fd < 0)
+		return -1;
+	while (n < len - 1 && (r = read(fd, buf + n, len - 1 - n)) > 0)
+		n += r;
+	close(fd);
+	buf[n] = 0;
+	return n;
+}
+
+/* The tracepoint shows the policy: declined accesses and the counts. */
+TEST_F(ovr, policy_in_tracepoint)
+{
+	static char trace[65536];
+	int i, fd;
+
+	if (!path_exists(TRACING "/events/iohook"))
+		mount("tracefs", TRACING, "tracefs", 0, NULL);
+	ASSERT_TRUE(path_exists(READ_EVENT));
+	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add", "f8 1 5a ff ro skip=1 count=1"));
+	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	fd = open(TRACING "/trace", O_WRONLY | O_TRUNC);	/* clears it */
+	ASSERT_GE(fd, 0);
+	close(fd);
+	ASSERT_EQ(0, sysfs_write(READ_EVENT, "1"));
+	for (i = 0; i < 3; i++)
+		config_byte(RP2, 0xf8);
+	sysfs_write(READ_EVENT, "0");
+	ASSERT_GT(read_all(TRACING "/trace", trace, sizeof(trace)), 0);
+	EXPECT_NE(NULL, strstr(trace, "overrides=0 declined=1 policy_seen=1 policy_applied=0"));
+	EXPECT_NE(NULL, strstr(trace, "val=0x5a overrides=1 declined=0 policy_seen=2 policy_applied=1"));
+	EXPECT_NE(NULL, strstr(trace, "overrides=0 declined=1 policy_seen=3 policy_applied=1"))
+		TH_LOG("%s", trace);
+}
+
 TEST_HARNESS_MAIN
