@@ -296,8 +296,10 @@ static void iohook_test_cond_mmio_accessors(struct kunit *test)
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
 	buf[1] = 0x12345678;
-	specs[0].addr = specs[1].addr = virt_to_phys(&buf[1]);
-	specs[0].cond.sel = specs[1].cond.sel = virt_to_phys(&buf[0]);
+	specs[0].addr = virt_to_phys(&buf[1]);
+	specs[1].addr = specs[0].addr;
+	specs[0].cond.sel = virt_to_phys(&buf[0]);
+	specs[1].cond.sel = specs[0].cond.sel;
 	KUNIT_ASSERT_EQ(test, iohook_add_many(specs, 2), 0);
 	iohook_arm();
 	KUNIT_EXPECT_EQ(test, readl(io + 4), 0x12345678U);

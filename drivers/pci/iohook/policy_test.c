@@ -210,7 +210,7 @@ static void iohook_test_policy_count_race(struct kunit *test)
 	}
 	for (i = 0; i < 2; i++) {
 		while (!READ_ONCE(r[i].done))
-			msleep(10);
+			msleep(20);
 		kthread_stop(t[i]);
 	}
 	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, P_BASE, &out), 0);

@@ -68,6 +68,7 @@ bool iohook_cond_holds(const struct iohook_override *ov)
 
 	if (!sel)
 		return true;
+	/* Pairs with the release in iohook_record(). */
 	if (!smp_load_acquire(&sel->known))
 		return false;
 	return ((u64)atomic64_read(&sel->rec) & ov->cmask) == ov->cval;

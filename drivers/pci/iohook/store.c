@@ -171,6 +171,7 @@ static void iohook_to_spec(const struct iohook_override *ov,
 		spec->cond.sel = ov->sel->addr;
 		spec->cond.mask = ov->cmask;
 		spec->cond.value = ov->cval;
+		/* Pairs with iohook_record(): the value after its flag. */
 		spec->recorded_known = smp_load_acquire(&ov->sel->known);
 		spec->recorded = atomic64_read(&ov->sel->rec);
 	}
@@ -642,9 +643,11 @@ struct iohook_dead {
 	struct list_head sels;
 };
 
-#define IOHOOK_DEAD(name) \
-	struct iohook_dead name = { LIST_HEAD_INIT(name.ovs), \
-				    LIST_HEAD_INIT(name.sels) }
+static void iohook_dead_init(struct iohook_dead *dead)
+{
+	INIT_LIST_HEAD(&dead->ovs);
+	INIT_LIST_HEAD(&dead->sels);
+}
 
 /* Account for @ov having left the store. */
 static void iohook_retire(struct iohook_override *ov,
@@ -750,11 +753,12 @@ static void iohook_free_dead(struct iohook_dead *dead)
 int iohook_remove(enum iohook_space space, u64 addr)
 {
 	struct iohook_override *ov;
-	IOHOOK_DEAD(dead);
+	struct iohook_dead dead;
 	int ret = -EINVAL;
 
 	if (space >= IOHOOK_NR_SPACES)
 		return ret;
+	iohook_dead_init(&dead);
 	mutex_lock(&iohook_mutex);
 	ov = mtree_load(&iohook_trees[space], addr);
 	ret = -ENOENT;
@@ -779,9 +783,10 @@ EXPORT_SYMBOL_GPL(iohook_remove);
 int iohook_remove_cond(enum iohook_space space, u64 addr, u64 when)
 {
 	struct iohook_override *ov;
-	IOHOOK_DEAD(dead);
+	struct iohook_dead dead;
 	int ret;
 
+	iohook_dead_init(&dead);
 	mutex_lock(&iohook_mutex);
 	ret = iohook_find_start(space, addr, &when, &ov);
 	if (!ret)
@@ -808,11 +813,12 @@ int iohook_remove_range(enum iohook_space space, u64 first, u64 last)
 {
 	struct iohook_override *ov, *m;
 	unsigned long index = first;
-	IOHOOK_DEAD(dead);
+	struct iohook_dead dead;
 	int n = 0, ret = 0;
 
 	if (space >= IOHOOK_NR_SPACES)
 		return -EINVAL;
+	iohook_dead_init(&dead);
 	mutex_lock(&iohook_mutex);
 	while ((ov = mt_find(&iohook_trees[space], &index, last))) {
 		unsigned int k = 0;

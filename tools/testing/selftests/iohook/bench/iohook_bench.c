@@ -13,6 +13,8 @@
  *   miss    armed, N overrides elsewhere in the space, against disarmed
  *   hit     an overridden read as N grows
  *   lookup  maple tree against the 2013 design's linked list
+ *   cond    a conditional override's hit against an unconditional one's,
+ *           and the write path's selector recording
  */
 #include <linux/io.h>
 #include <linux/iohook.h>
@@ -43,7 +45,7 @@ static __always_inline u32 raw_readl(const volatile void __iomem *addr)
 
 enum op {
 	OP_READL_HOOKED, OP_READL_RAW, OP_INB_HOOKED, OP_INB_RAW,
-	OP_CFG_HOOKED, OP_CFG_RAW,
+	OP_CFG_HOOKED, OP_CFG_RAW, OP_WRITEL_HOOKED,
 };
 
 struct target {
@@ -96,6 +98,7 @@ BENCH_LOOP(inb_hooked, v = inb(t->port))
 BENCH_LOOP(inb_raw, v = __inb(t->port))
 BENCH_LOOP(cfg_hooked, pci_read_config_dword(t->pdev, 0, &v))
 BENCH_LOOP(cfg_raw, raw_cfg_read(t->pdev, &v))
+BENCH_LOOP(writel_hooked, writel(i & 0xff00, t->addr))
 
 static u64 (*const loops[])(const struct target *, unsigned long) = {
 	[OP_READL_HOOKED] = loop_readl_hooked,
@@ -104,6 +107,7 @@ static u64 (*const loops[])(const struct target *, unsigned long) = {
 	[OP_INB_RAW] = loop_inb_raw,
 	[OP_CFG_HOOKED] = loop_cfg_hooked,
 	[OP_CFG_RAW] = loop_cfg_raw,
+	[OP_WRITEL_HOOKED] = loop_writel_hooked,
 };
 
 /* Time @iters operations with interrupts off; ns * 1000 per op. */
@@ -144,24 +148,34 @@ static void report(const char *name, u64 *v)
 		v[IOHOOK_BENCH_REPS - 1] % 1000);
 }
 
-/* Two variants measured alternately, repetition by repetition. */
-static void pair(const char *name_a, enum op a, const char *name_b, enum op b,
-		 const struct target *t, void (*between)(bool first))
+/*
+ * Two variants measured alternately, repetition by repetition, each on
+ * its own target.
+ */
+static void pair2(const char *name_a, enum op a, const struct target *ta,
+		  const char *name_b, enum op b, const struct target *tb,
+		  void (*between)(bool first))
 {
 	u64 va[IOHOOK_BENCH_REPS], vb[IOHOOK_BENCH_REPS];
-	unsigned long iters = calibrate(a, t);
+	unsigned long iters = calibrate(a, ta);
 	int r;
 
 	for (r = 0; r < IOHOOK_BENCH_REPS; r++) {
 		if (between)
 			between(true);
-		va[r] = run_op(a, t, iters);
+		va[r] = run_op(a, ta, iters);
 		if (between)
 			between(false);
-		vb[r] = run_op(b, t, iters);
+		vb[r] = run_op(b, tb, iters);
 	}
 	report(name_a, va);
 	report(name_b, vb);
+}
+
+static void pair(const char *name_a, enum op a, const char *name_b, enum op b,
+		 const struct target *t, void (*between)(bool first))
+{
+	pair2(name_a, a, t, name_b, b, t, between);
 }
 
 /* N overrides at other addresses of @space (none at the target). */
@@ -286,6 +300,70 @@ static void bench_hit(struct target *kbuf)
 	clear();
 }
 
+/*
+ * Conditional overrides and selectors, on two pages of RAM: page 0 holds
+ * an unconditional override (+0), a conditional one (+0x40) and its
+ * selector (+0x80); page 1 an unconditional override (+0) and a written
+ * address next to it (+0x20) that no selector shares a page with.
+ */
+static struct iohook_spec cond_spec;
+
+static void cond_toggle(bool first)
+{
+	if (first) {
+		iohook_remove_cond(IOHOOK_SPACE_MEM, cond_spec.addr,
+				   cond_spec.cond.value);
+	} else {
+		iohook_add(&cond_spec);
+		/* Record the selector, so the condition holds. */
+		writel(1, (void __iomem __force *)phys_to_virt(cond_spec.cond.sel));
+	}
+}
+
+static void bench_cond(void)
+{
+	u8 *pages = (u8 *)__get_free_pages(GFP_KERNEL | __GFP_ZERO, 1);
+	struct target uncond = {}, cond = {}, sel = {}, plain = {};
+	struct iohook_spec specs[2] = {
+		{ .space = IOHOOK_SPACE_MEM, .len = 4, .mask = 0xffffffff,
+		  .attr = IOHOOK_RO, .value = 0x5a, .flags = IOHOOK_F_NO_SYSFS },
+		{ .space = IOHOOK_SPACE_MEM, .len = 4, .mask = 0xffffffff,
+		  .attr = IOHOOK_RO, .value = 0x5a, .flags = IOHOOK_F_NO_SYSFS },
+	};
+
+	if (!pages)
+		return;
+	clear();
+	uncond.addr = (void __iomem __force *)pages;
+	cond.addr = (void __iomem __force *)(pages + 0x40);
+	sel.addr = (void __iomem __force *)(pages + 0x80);
+	plain.addr = (void __iomem __force *)(pages + PAGE_SIZE + 0x20);
+	specs[0].addr = virt_to_phys(pages);
+	specs[1].addr = virt_to_phys(pages + PAGE_SIZE);
+	cond_spec = specs[0];
+	cond_spec.addr = virt_to_phys(pages + 0x40);
+	cond_spec.cond = (struct iohook_cond){
+		.width = 4, .sel = virt_to_phys(pages + 0x80), .mask = 0xff,
+		.value = 1,
+	};
+	if (iohook_add_many(specs, 2) || iohook_add(&cond_spec))
+		goto out;
+	iohook_arm();
+	writel(1, sel.addr);
+	pair2("cond.hit.readl.unconditional", OP_READL_HOOKED, &uncond,
+	      "cond.hit.readl.conditional", OP_READL_HOOKED, &cond, NULL);
+	/* A write to the selector records; the other walks the tree only. */
+	pair2("cond.rec.writel.selector", OP_WRITEL_HOOKED, &sel,
+	      "cond.rec.writel.override_page", OP_WRITEL_HOOKED, &plain, NULL);
+	/* The same write, with and without a selector in the space. */
+	pair("cond.rec.writel.no_selector", OP_WRITEL_HOOKED,
+	     "cond.rec.writel.selector_elsewhere", OP_WRITEL_HOOKED, &plain,
+	     cond_toggle);
+out:
+	clear();
+	free_pages((unsigned long)pages, 1);
+}
+
 /* The two lookup structures over the same entries. */
 struct entry {
 	u64 start;
@@ -382,6 +460,7 @@ static int __init iohook_bench_init(void)
 	bench_miss(&kbuf, &cfg);
 	bench_hit(&kbuf);
 	bench_lookup();
+	bench_cond();
 	pr_info("iohook_bench: done\n");
 
 	clear();
