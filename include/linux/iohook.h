@@ -204,7 +204,20 @@ int __cold iohook_pci_write(struct pci_bus *bus, unsigned int devfn, int pos,
 			    int len, u32 val);
 #define iohook_pci_active()	static_branch_unlikely(&iohook_pci_key)
 
+/* From arch/x86/mm/ioremap.c: the ioremap() mappings. */
+void iohook_ioremap_added(void __iomem *addr, u64 phys, u64 size);
+void iohook_ioremap_removed(volatile void __iomem *addr);
+
 #else
+
+static inline void iohook_ioremap_added(void __iomem *addr, u64 phys,
+					u64 size)
+{
+}
+
+static inline void iohook_ioremap_removed(volatile void __iomem *addr)
+{
+}
 
 #define iohook_pci_active()	false
 

@@ -407,7 +407,12 @@ static void iohook_trace(bool write, enum iohook_space space, u64 key,
 				  f->declined, seen, applied, chain);
 }
 
-/* A read of @width bytes at @key in @space, the hardware behind @hw. */
+/*
+ * A read of @width bytes at @key in @space, the hardware behind @hw.
+ * The entry points below have asked the filter already, before they set
+ * anything up: a miss costs one hash and one load, then the plain
+ * accessor, without a call into here (see "make bench", config miss).
+ */
 static int iohook_read(enum iohook_space space, u64 key, unsigned int width,
 		       const struct iohook_hw *hw, u64 *val,
 		       unsigned long caller)
@@ -417,8 +422,7 @@ static int iohook_read(enum iohook_space space, u64 key, unsigned int width,
 	bool touch;
 	int ret = 0;
 
-	/* The filter is lockless: a miss leaves before RCU is involved. */
-	if (!iohook_store_may_cover(space, key, width) || !iohook_cpu_usable())
+	if (!iohook_cpu_usable())
 		return hw->read(hw, width, val);
 	rcu_read_lock();
 	if (!READ_ONCE(iohook_armed) || !iohook_find(space, key, width, &f)) {
@@ -447,7 +451,7 @@ static int iohook_write(enum iohook_space space, u64 key, unsigned int width,
 	bool touch;
 	int ret = 0;
 
-	if (!iohook_store_may_cover(space, key, width) || !iohook_cpu_usable())
+	if (!iohook_cpu_usable())
 		return hw->write(hw, width, val);
 	rcu_read_lock();
 	if (!READ_ONCE(iohook_armed)) {
@@ -474,6 +478,92 @@ static int iohook_write(enum iohook_space space, u64 key, unsigned int width,
 	return ret;
 }
 
+/*
+ * The slow halves of the entry points below, out of line so that a
+ * filter miss sets nothing up: the hardware description and the
+ * lookup's state exist only here.
+ */
+static noinline u64 iohook_mem_read_slow(const void __iomem *addr, u64 phys,
+					 unsigned int width,
+					 unsigned long caller)
+{
+	struct iohook_hw hw = {
+		.read = iohook_hw_mem_read, .write = iohook_hw_mem_write,
+		.at = (uintptr_t)addr,
+	};
+	u64 val;
+
+	iohook_read(IOHOOK_SPACE_MEM, phys, width, &hw, &val, caller);
+	return val;
+}
+
+static noinline void iohook_mem_write_slow(u64 val, void __iomem *addr,
+					   u64 phys, unsigned int width,
+					   unsigned long caller)
+{
+	struct iohook_hw hw = {
+		.read = iohook_hw_mem_read, .write = iohook_hw_mem_write,
+		.at = (uintptr_t)addr,
+	};
+
+	iohook_write(IOHOOK_SPACE_MEM, phys, width, &hw, val, caller);
+}
+
+static noinline u64 iohook_io_read_slow(u16 port, unsigned int width,
+					unsigned long caller)
+{
+	struct iohook_hw hw = {
+		.read = iohook_hw_io_read, .write = iohook_hw_io_write,
+		.at = port,
+	};
+	u64 val;
+
+	iohook_read(IOHOOK_SPACE_IO, port, width, &hw, &val, caller);
+	return val;
+}
+
+static noinline void iohook_io_write_slow(u32 val, u16 port,
+					  unsigned int width,
+					  unsigned long caller)
+{
+	struct iohook_hw hw = {
+		.read = iohook_hw_io_read, .write = iohook_hw_io_write,
+		.at = port,
+	};
+
+	iohook_write(IOHOOK_SPACE_IO, port, width, &hw, val, caller);
+}
+
+static noinline int iohook_pci_read_slow(struct pci_bus *bus,
+					 unsigned int devfn, int pos, int len,
+					 u64 key, u32 *val,
+					 unsigned long caller)
+{
+	struct iohook_hw hw = {
+		.read = iohook_hw_cfg_read, .write = iohook_hw_cfg_write,
+		.cfg = { .bus = bus, .devfn = devfn, .pos = pos },
+	};
+	u64 v = 0;
+	int ret;
+
+	ret = iohook_read(IOHOOK_SPACE_PCI, key, len, &hw, &v, caller);
+	*val = v;
+	return ret;
+}
+
+static noinline int iohook_pci_write_slow(struct pci_bus *bus,
+					  unsigned int devfn, int pos,
+					  int len, u64 key, u32 val,
+					  unsigned long caller)
+{
+	struct iohook_hw hw = {
+		.read = iohook_hw_cfg_read, .write = iohook_hw_cfg_write,
+		.cfg = { .bus = bus, .devfn = devfn, .pos = pos },
+	};
+
+	return iohook_write(IOHOOK_SPACE_PCI, key, len, &hw, val, caller);
+}
+
 /**
  * iohook_mem_read() - slow path of the MMIO read accessors
  * @addr: ioremapped address
@@ -487,16 +577,14 @@ static int iohook_write(enum iohook_space space, u64 key, unsigned int width,
  */
 noinstr u64 iohook_mem_read(const void __iomem *addr, unsigned int width)
 {
-	struct iohook_hw hw = {
-		.read = iohook_hw_mem_read, .write = iohook_hw_mem_write,
-		.at = (uintptr_t)addr,
-	};
 	u64 phys, val;
 
 	instrumentation_begin();
-	if (!iohook_virt_to_phys(addr, width, &phys) ||
-	    iohook_read(IOHOOK_SPACE_MEM, phys, width, &hw, &val, _RET_IP_))
-		val = iohook_raw_mem_read(hw.at, width);
+	if (!iohook_mmio_phys(addr, width, &phys) ||
+	    !iohook_store_may_cover(IOHOOK_SPACE_MEM, phys, width))
+		val = iohook_raw_mem_read((uintptr_t)addr, width);
+	else
+		val = iohook_mem_read_slow(addr, phys, width, _RET_IP_);
 	instrumentation_end();
 	return val;
 }
@@ -512,17 +600,14 @@ EXPORT_SYMBOL(iohook_mem_read);
  */
 noinstr void iohook_mem_write(u64 val, void __iomem *addr, unsigned int width)
 {
-	struct iohook_hw hw = {
-		.read = iohook_hw_mem_read, .write = iohook_hw_mem_write,
-		.at = (uintptr_t)addr,
-	};
 	u64 phys;
 
 	instrumentation_begin();
-	if (iohook_virt_to_phys(addr, width, &phys))
-		iohook_write(IOHOOK_SPACE_MEM, phys, width, &hw, val, _RET_IP_);
+	if (!iohook_mmio_phys(addr, width, &phys) ||
+	    !iohook_store_may_cover(IOHOOK_SPACE_MEM, phys, width))
+		iohook_raw_mem_write(val, (uintptr_t)addr, width);
 	else
-		iohook_raw_mem_write(val, hw.at, width);
+		iohook_mem_write_slow(val, addr, phys, width, _RET_IP_);
 	instrumentation_end();
 }
 EXPORT_SYMBOL(iohook_mem_write);
@@ -539,14 +624,13 @@ EXPORT_SYMBOL(iohook_mem_write);
  */
 noinstr u32 iohook_io_read(u16 port, unsigned int width)
 {
-	struct iohook_hw hw = {
-		.read = iohook_hw_io_read, .write = iohook_hw_io_write,
-		.at = port,
-	};
 	u64 val;
 
 	instrumentation_begin();
-	iohook_read(IOHOOK_SPACE_IO, port, width, &hw, &val, _RET_IP_);
+	if (!iohook_store_may_cover(IOHOOK_SPACE_IO, port, width))
+		val = iohook_raw_io_read(port, width);
+	else
+		val = iohook_io_read_slow(port, width, _RET_IP_);
 	instrumentation_end();
 	return val;
 }
@@ -562,13 +646,11 @@ EXPORT_SYMBOL(iohook_io_read);
  */
 noinstr void iohook_io_write(u32 val, u16 port, unsigned int width)
 {
-	struct iohook_hw hw = {
-		.read = iohook_hw_io_read, .write = iohook_hw_io_write,
-		.at = port,
-	};
-
 	instrumentation_begin();
-	iohook_write(IOHOOK_SPACE_IO, port, width, &hw, val, _RET_IP_);
+	if (!iohook_store_may_cover(IOHOOK_SPACE_IO, port, width))
+		iohook_raw_io_write(val, port, width);
+	else
+		iohook_io_write_slow(val, port, width, _RET_IP_);
 	instrumentation_end();
 }
 EXPORT_SYMBOL(iohook_io_write);
@@ -598,21 +680,14 @@ static bool iohook_pci_in_range(int pos, int len)
 int iohook_pci_read(struct pci_bus *bus, unsigned int devfn, int pos,
 		    int len, u32 *val)
 {
-	struct iohook_hw hw = {
-		.read = iohook_hw_cfg_read, .write = iohook_hw_cfg_write,
-		.cfg = { .bus = bus, .devfn = devfn, .pos = pos },
-	};
-	u64 v = 0;
-	int ret;
+	u64 key;
 
 	if (!iohook_pci_in_range(pos, len))
 		return bus->ops->read(bus, devfn, pos, len, val);
-	ret = iohook_read(IOHOOK_SPACE_PCI,
-			  iohook_pci_addr(pci_domain_nr(bus), bus->number,
-					  devfn, pos),
-			  len, &hw, &v, _RET_IP_);
-	*val = v;
-	return ret;
+	key = iohook_pci_addr(pci_domain_nr(bus), bus->number, devfn, pos);
+	if (!iohook_store_may_cover(IOHOOK_SPACE_PCI, key, len))
+		return bus->ops->read(bus, devfn, pos, len, val);
+	return iohook_pci_read_slow(bus, devfn, pos, len, key, val, _RET_IP_);
 }
 
 /**
@@ -630,15 +705,12 @@ int iohook_pci_read(struct pci_bus *bus, unsigned int devfn, int pos,
 int iohook_pci_write(struct pci_bus *bus, unsigned int devfn, int pos,
 		     int len, u32 val)
 {
-	struct iohook_hw hw = {
-		.read = iohook_hw_cfg_read, .write = iohook_hw_cfg_write,
-		.cfg = { .bus = bus, .devfn = devfn, .pos = pos },
-	};
+	u64 key;
 
 	if (!iohook_pci_in_range(pos, len))
 		return bus->ops->write(bus, devfn, pos, len, val);
-	return iohook_write(IOHOOK_SPACE_PCI,
-			    iohook_pci_addr(pci_domain_nr(bus), bus->number,
-					    devfn, pos),
-			    len, &hw, val, _RET_IP_);
+	key = iohook_pci_addr(pci_domain_nr(bus), bus->number, devfn, pos);
+	if (!iohook_store_may_cover(IOHOOK_SPACE_PCI, key, len))
+		return bus->ops->write(bus, devfn, pos, len, val);
+	return iohook_pci_write_slow(bus, devfn, pos, len, key, val, _RET_IP_);
 }

@@ -10,6 +10,7 @@
 #include <linux/iohook.h>
 #include <linux/list.h>
 #include <linux/maple_tree.h>
+#include <linux/mutex.h>
 #include <linux/rcupdate.h>
 
 /*
@@ -123,6 +124,10 @@ static inline bool iohook_store_may_cover(enum iohook_space space, u64 addr,
 /* store.c: count a range in a filter, with the store lock held. */
 void iohook_filter_update(u32 *filter, enum iohook_space space, u64 first,
 			  u64 last, int delta);
+void iohook_space_filter(enum iohook_space space, u64 first, u64 last,
+			 int delta);
+/* Serialises every change of overrides, selectors and mappings. */
+extern struct mutex iohook_mutex;
 
 /*
  * select.c and policy.c: whether an override applies to one access.

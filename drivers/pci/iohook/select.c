@@ -28,8 +28,9 @@
  *
  * Selectors live in their own maple tree per space (a selector may be the
  * same register as an override, which a tree cannot hold twice) and count
- * in two filters: the store's, so that a write to a selector passes the
- * first check of the access path, and iohook_sel_filter, which the write
+ * in the filters: the store's (and for memory the virtual one of its
+ * mappings), so that a write to a selector passes the first checks of
+ * the access path, and iohook_sel_filter, which the write
  * path asks before it walks the selector tree. So a write costs a
  * selector lookup only when it hits a selector's granule, and spaces
  * without selectors pay nothing at all.
@@ -150,15 +151,13 @@ int iohook_sel_insert(struct iohook_selector *sel)
 	u64 last = sel->addr + sel->width - 1;
 	int ret;
 
-	iohook_filter_update(iohook_filter[sel->space], sel->space, sel->addr,
-			     last, 1);
+	iohook_space_filter(sel->space, sel->addr, last, 1);
 	iohook_filter_update(iohook_sel_filter[sel->space], sel->space,
 			     sel->addr, last, 1);
 	ret = mtree_insert_range(&iohook_sel_trees[sel->space], sel->addr,
 				 last, sel, GFP_KERNEL);
 	if (ret) {
-		iohook_filter_update(iohook_filter[sel->space], sel->space,
-				     sel->addr, last, -1);
+		iohook_space_filter(sel->space, sel->addr, last, -1);
 		iohook_filter_update(iohook_sel_filter[sel->space],
 				     sel->space, sel->addr, last, -1);
 	}
@@ -180,8 +179,7 @@ void iohook_sel_erase(struct iohook_selector *sel, struct list_head *dead)
 
 	mtree_store_range(&iohook_sel_trees[sel->space], sel->addr, last,
 			  NULL, GFP_KERNEL | __GFP_NOFAIL);
-	iohook_filter_update(iohook_filter[sel->space], sel->space, sel->addr,
-			     last, -1);
+	iohook_space_filter(sel->space, sel->addr, last, -1);
 	iohook_filter_update(iohook_sel_filter[sel->space], sel->space,
 			     sel->addr, last, -1);
 	list_add_tail(&sel->dead, dead);

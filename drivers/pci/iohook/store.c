@@ -30,6 +30,7 @@
 #include <linux/slab.h>
 
 #include "internal.h"
+#include "mmio.h"
 
 /*
  * The accessors' static keys. Every module that uses readl() or inb()
@@ -50,7 +51,7 @@ static struct static_key_false *const iohook_keys[IOHOOK_NR_SPACES] = {
 struct maple_tree iohook_trees[IOHOOK_NR_SPACES];
 
 bool iohook_armed;
-static DEFINE_MUTEX(iohook_mutex);
+DEFINE_MUTEX(iohook_mutex);
 static BLOCKING_NOTIFIER_HEAD(iohook_notifier);
 
 /*
@@ -96,11 +97,29 @@ void iohook_filter_update(u32 *filter, enum iohook_space space, u64 first,
 	}
 }
 
-/* An override's range in its space's filter. */
+/**
+ * iohook_space_filter() - count a range of a space in its filters
+ * @space: the space
+ * @first: first address of an override or selector
+ * @last: its last address
+ * @delta: +1 before it becomes visible, -1 after it is gone
+ *
+ * The space's filter, and for memory the virtual filter of every
+ * ioremap() mapping of the range (mappings.c).
+ */
+void iohook_space_filter(enum iohook_space space, u64 first, u64 last,
+			 int delta)
+{
+	iohook_filter_update(iohook_filter[space], space, first, last, delta);
+	if (space == IOHOOK_SPACE_MEM)
+		iohook_maps_count_range(first, last, delta);
+}
+
+/* An override's range in its space's filters. */
 static void iohook_ov_filter(const struct iohook_override *ov, int delta)
 {
-	iohook_filter_update(iohook_filter[ov->space], ov->space, ov->start,
-			     ov->start + ov->len - 1, delta);
+	iohook_space_filter(ov->space, ov->start, ov->start + ov->len - 1,
+			    delta);
 }
 
 const char * const iohook_attr_names[IOHOOK_NR_ATTRS] = {

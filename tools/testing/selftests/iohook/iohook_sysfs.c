@@ -361,6 +361,42 @@ TEST_F(ovr, bar_mmio_entry_seen_by_driver)
 	EXPECT_EQ(real & 0x80000000, seen & 0x80000000);
 }
 
+/*
+ * The e1000e removed and rescanned with a BAR0 override armed: its
+ * driver maps BAR0 afresh (a new virtual address, or a new physical one
+ * if the BAR moved), and must see the override at the physical address
+ * it now has. The override is re-added at the BAR's new address, as a
+ * user would, if the BAR moved.
+ */
+TEST_F(ovr, bar_override_after_remove_and_rescan)
+{
+	unsigned int real, seen;
+	char ifname[IFNAMSIZ], entry[64];
+
+	if (pci_ifname(NIC, ifname, sizeof(ifname)))
+		SKIP(return, "no e1000e network interface");
+	ASSERT_EQ(0, nic_status_reg(ifname, &real));
+	snprintf(entry, sizeof(entry), "bar0+8 4 %x 80000000 ro",
+		 ~real & 0x80000000);
+	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" NIC "/overrides/add", entry));
+	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" NIC "/remove", "1"));
+	ASSERT_TRUE(WAIT_FOR(!path_exists(PCI_DEVS "/" NIC), 10000));
+	ASSERT_EQ(0, sysfs_write("/sys/bus/pci/rescan", "1"));
+	ASSERT_TRUE(WAIT_FOR(path_exists(PCI_DEVS "/" NIC "/driver"), 15000));
+	ASSERT_TRUE(WAIT_FOR(!pci_ifname(NIC, ifname, sizeof(ifname)), 10000));
+	if (!path_exists(PCI_DEVS "/" NIC "/overrides/bar0+8")) {
+		/* BAR0 moved: the override stayed at the old address. */
+		ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" NIC "/overrides/add", entry));
+	}
+	ASSERT_EQ(0, nic_status_reg(ifname, &seen));
+	EXPECT_EQ(~real & 0x80000000, seen & 0x80000000);
+	ASSERT_EQ(0, sysfs_write(ARMED, "0"));
+	ASSERT_EQ(0, nic_status_reg(ifname, &seen));
+	EXPECT_EQ(real & 0x80000000, seen & 0x80000000);
+	sysfs_write(IOHOOK_SYS "/mem/remove", "all");
+}
+
 /* First port of the e1000e's I/O BAR (BAR2), from its resource file. */
 static long long nic_io_base(void)
 {

@@ -11,6 +11,7 @@
  *
  *   off     hooked accessor, nothing armed, against the raw instruction
  *   miss    armed, N overrides elsewhere in the space, against disarmed
+ *           (a kernel buffer, the e1000e's BAR0, a root port's config)
  *   hit     an overridden read as N grows
  *   lookup  maple tree against the 2013 design's linked list
  *   cond    a conditional override's hit against an unconditional one's,
@@ -243,7 +244,8 @@ static void bench_off(struct target *kbuf, struct target *bar,
 		     "off.cfg_dword.raw", OP_CFG_RAW, cfg, NULL);
 }
 
-static void bench_miss(struct target *kbuf, struct target *cfg)
+static void bench_miss(struct target *kbuf, struct target *bar,
+		       struct target *cfg)
 {
 	char a[48], b[48];
 	unsigned int i, have = 0;
@@ -267,6 +269,11 @@ static void bench_miss(struct target *kbuf, struct target *cfg)
 		snprintf(a, sizeof(a), "miss.readl_kbuf.disarmed.%u", have);
 		snprintf(b, sizeof(b), "miss.readl_kbuf.armed.%u", have);
 		pair(a, OP_READL_HOOKED, b, OP_READL_HOOKED, kbuf, arm_second);
+		if (!bar->addr)
+			continue;
+		snprintf(a, sizeof(a), "miss.readl_bar.disarmed.%u", have);
+		snprintf(b, sizeof(b), "miss.readl_bar.armed.%u", have);
+		pair(a, OP_READL_HOOKED, b, OP_READL_HOOKED, bar, arm_second);
 	}
 	clear();
 }
@@ -457,7 +464,7 @@ static int __init iohook_bench_init(void)
 
 	pr_info("iohook_bench: start\n");
 	bench_off(&kbuf, &bar, &port, &cfg);
-	bench_miss(&kbuf, &cfg);
+	bench_miss(&kbuf, &bar, &cfg);
 	bench_hit(&kbuf);
 	bench_lookup();
 	bench_cond();

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the MMIO miss path's virtual filter (mappings.c),
+ * through real readl() on the e1000e's BAR0: mappings made after the
+ * override, unmapped and made again at another address, two mappings of
+ * the same page at once (pci_iomap() and ioremap_wc()), one unmapped
+ * while armed; and the linear kernel addresses that need no filter.
+ */
+#include <kunit/test.h>
+#include <linux/io.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+
+#include "internal.h"
+#include "mmio.h"
+
+#define E1000_STATUS	0x8
+
+struct mappings_ctx {
+	struct pci_dev *pdev;
+	u64 bar;
+	u32 real;
+	struct iohook_spec spec;
+};
+
+/* Override STATUS bit 31 against what the hardware says, armed. */
+static int mappings_setup(struct kunit *test, struct mappings_ctx *c)
+{
+	void __iomem *p;
+
+	c->pdev = pci_get_device(PCI_VENDOR_ID_INTEL, 0x10d3, NULL);
+	if (!c->pdev)
+		return -ENODEV;
+	c->bar = pci_resource_start(c->pdev, 0);
+	p = ioremap(c->bar, PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	c->real = readl(p + E1000_STATUS);
+	iounmap(p);
+	c->spec = (struct iohook_spec){
+		.space = IOHOOK_SPACE_MEM, .addr = c->bar + E1000_STATUS,
+		.len = 4, .mask = BIT(31), .value = ~c->real & BIT(31),
+		.attr = IOHOOK_RO,
+	};
+	KUNIT_ASSERT_EQ(test, iohook_add(&c->spec), 0);
+	iohook_arm();
+	return 0;
+}
+
+static bool overridden(struct mappings_ctx *c, void __iomem *base)
+{
+	return (readl(base + E1000_STATUS) & BIT(31)) == (~c->real & BIT(31));
+}
+
+/* A mapping made after the override, unmapped, made again elsewhere. */
+static void iohook_test_map_after_and_remap(struct kunit *test)
+{
+	struct mappings_ctx c;
+	void __iomem *a, *b;
+
+	if (mappings_setup(test, &c))
+		kunit_skip(test, "no e1000e (8086:10d3)");
+	a = ioremap(c.bar, PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_EXPECT_TRUE(test, overridden(&c, a));
+	/* Map again while the first exists, so the address must differ. */
+	b = ioremap(c.bar, 2 * PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_EXPECT_PTR_NE(test, a, b);
+	iounmap(a);
+	KUNIT_EXPECT_TRUE(test, overridden(&c, b));
+	a = ioremap(c.bar, PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_EXPECT_TRUE(test, overridden(&c, a));
+	iounmap(b);
+	KUNIT_EXPECT_TRUE(test, overridden(&c, a));
+	iohook_disarm();
+	KUNIT_EXPECT_FALSE(test, overridden(&c, a));
+	iounmap(a);
+	pci_dev_put(c.pdev);
+}
+
+/* pci_iomap() and ioremap_wc() of the same page; one goes while armed. */
+static void iohook_test_two_mappings(struct kunit *test)
+{
+	struct mappings_ctx c;
+	void __iomem *p, *w;
+	u64 phys;
+
+	if (mappings_setup(test, &c))
+		kunit_skip(test, "no e1000e (8086:10d3)");
+	p = pci_iomap(c.pdev, 0, 0);
+	w = ioremap_wc(c.bar, PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_EXPECT_TRUE(test, overridden(&c, p));
+	KUNIT_EXPECT_TRUE(test, overridden(&c, w));
+	iounmap(w);
+	KUNIT_EXPECT_TRUE(test, overridden(&c, p));
+	KUNIT_EXPECT_TRUE(test, iohook_mmio_phys(p + E1000_STATUS, 4, &phys));
+	KUNIT_EXPECT_EQ(test, phys, c.bar + E1000_STATUS);
+	/* The override goes: the virtual filter forgets the page. */
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, c.spec.addr), 0);
+	KUNIT_EXPECT_FALSE(test, iohook_filter_hit(iohook_vfilter, IOHOOK_SPACE_MEM,
+						   (unsigned long)p + E1000_STATUS, 4));
+	KUNIT_EXPECT_FALSE(test, iohook_mmio_phys(p + E1000_STATUS, 4, &phys));
+	KUNIT_EXPECT_EQ(test, readl(p + E1000_STATUS), c.real);
+	/* Added back, the live mapping is counted again. */
+	KUNIT_EXPECT_EQ(test, iohook_add(&c.spec), 0);
+	KUNIT_EXPECT_TRUE(test, overridden(&c, p));
+	pci_iounmap(c.pdev, p);
+	pci_dev_put(c.pdev);
+}
+
+/* Other pages of the BAR are filter misses: no walk, no lookup. */
+static void iohook_test_miss_needs_no_walk(struct kunit *test)
+{
+	struct mappings_ctx c;
+	void __iomem *p;
+	u64 phys;
+
+	if (mappings_setup(test, &c))
+		kunit_skip(test, "no e1000e (8086:10d3)");
+	p = pci_iomap(c.pdev, 0, 0);
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	if (pci_resource_len(c.pdev, 0) > PAGE_SIZE)
+		KUNIT_EXPECT_FALSE(test, iohook_mmio_phys(p + PAGE_SIZE, 4, &phys));
+	KUNIT_EXPECT_TRUE(test, iohook_mmio_phys(p + E1000_STATUS, 4, &phys));
+	pci_iounmap(c.pdev, p);
+	pci_dev_put(c.pdev);
+}
+
+/* The direct map and the kernel image translate by arithmetic. */
+static u32 image_buf[16];
+
+static void iohook_test_linear_addresses(struct kunit *test)
+{
+	u32 *buf = kunit_kzalloc(test, 64, GFP_KERNEL);
+	u64 phys;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_EXPECT_TRUE(test, iohook_mmio_phys((void __iomem *)buf, 4, &phys));
+	KUNIT_EXPECT_EQ(test, phys, (u64)virt_to_phys(buf));
+	KUNIT_EXPECT_TRUE(test, iohook_mmio_phys((void __iomem *)image_buf, 4, &phys));
+	KUNIT_EXPECT_EQ(test, phys, (u64)__pa_symbol(image_buf));
+	/* And agree with the page-table walk. */
+	KUNIT_EXPECT_TRUE(test, iohook_virt_to_phys((void __iomem *)image_buf, 4, &phys));
+	KUNIT_EXPECT_EQ(test, phys, (u64)__pa_symbol(image_buf));
+}
+
+static void mappings_exit(struct kunit *test)
+{
+	iohook_kunit_clear();
+}
+
+static struct kunit_case iohook_mappings_cases[] = {
+	KUNIT_CASE(iohook_test_map_after_and_remap),
+	KUNIT_CASE(iohook_test_two_mappings),
+	KUNIT_CASE(iohook_test_miss_needs_no_walk),
+	KUNIT_CASE(iohook_test_linear_addresses),
+	{}
+};
+
+static struct kunit_suite iohook_mappings_suite = {
+	.name = "iohook_mappings",
+	.exit = mappings_exit,
+	.test_cases = iohook_mappings_cases,
+};
+
+kunit_test_suite(iohook_mappings_suite);
