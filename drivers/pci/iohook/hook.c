@@ -483,30 +483,51 @@ static int iohook_write(enum iohook_space space, u64 key, unsigned int width,
  * filter miss sets nothing up: the hardware description and the
  * lookup's state exist only here.
  */
-static noinline u64 iohook_mem_read_slow(const void __iomem *addr, u64 phys,
-					 unsigned int width,
-					 unsigned long caller)
+/*
+ * Past the inline filter: translate (a page-table walk for the fixmap,
+ * or for an ioremap() page that maps something overridden), ask the
+ * physical filter, and emulate. noinstr like the entry points, with the
+ * instrumentable part inside.
+ */
+static noinline noinstr u64 iohook_mem_read_full(const void __iomem *addr,
+						 unsigned int width,
+						 unsigned long caller)
 {
 	struct iohook_hw hw = {
 		.read = iohook_hw_mem_read, .write = iohook_hw_mem_write,
 		.at = (uintptr_t)addr,
 	};
-	u64 val;
+	u64 phys, val;
 
-	iohook_read(IOHOOK_SPACE_MEM, phys, width, &hw, &val, caller);
+	instrumentation_begin();
+	phys = iohook_mmio_phys(addr, width);
+	if (phys == IOHOOK_NO_PHYS ||
+	    !iohook_store_may_cover(IOHOOK_SPACE_MEM, phys, width) ||
+	    iohook_read(IOHOOK_SPACE_MEM, phys, width, &hw, &val, caller))
+		val = iohook_raw_mem_read(hw.at, width);
+	instrumentation_end();
 	return val;
 }
 
-static noinline void iohook_mem_write_slow(u64 val, void __iomem *addr,
-					   u64 phys, unsigned int width,
-					   unsigned long caller)
+static noinline noinstr void iohook_mem_write_full(u64 val,
+						   void __iomem *addr,
+						   unsigned int width,
+						   unsigned long caller)
 {
 	struct iohook_hw hw = {
 		.read = iohook_hw_mem_read, .write = iohook_hw_mem_write,
 		.at = (uintptr_t)addr,
 	};
+	u64 phys;
 
-	iohook_write(IOHOOK_SPACE_MEM, phys, width, &hw, val, caller);
+	instrumentation_begin();
+	phys = iohook_mmio_phys(addr, width);
+	if (phys == IOHOOK_NO_PHYS ||
+	    !iohook_store_may_cover(IOHOOK_SPACE_MEM, phys, width))
+		iohook_raw_mem_write(val, hw.at, width);
+	else
+		iohook_write(IOHOOK_SPACE_MEM, phys, width, &hw, val, caller);
+	instrumentation_end();
 }
 
 static noinline u64 iohook_io_read_slow(u16 port, unsigned int width,
@@ -577,16 +598,9 @@ static noinline int iohook_pci_write_slow(struct pci_bus *bus,
  */
 noinstr u64 iohook_mem_read(const void __iomem *addr, unsigned int width)
 {
-	u64 phys, val;
-
-	instrumentation_begin();
-	if (!iohook_mmio_phys(addr, width, &phys) ||
-	    !iohook_store_may_cover(IOHOOK_SPACE_MEM, phys, width))
-		val = iohook_raw_mem_read((uintptr_t)addr, width);
-	else
-		val = iohook_mem_read_slow(addr, phys, width, _RET_IP_);
-	instrumentation_end();
-	return val;
+	if (iohook_mmio_miss(addr, width))
+		return iohook_raw_mem_read((uintptr_t)addr, width);
+	return iohook_mem_read_full(addr, width, _RET_IP_);
 }
 EXPORT_SYMBOL(iohook_mem_read);
 
@@ -600,15 +614,10 @@ EXPORT_SYMBOL(iohook_mem_read);
  */
 noinstr void iohook_mem_write(u64 val, void __iomem *addr, unsigned int width)
 {
-	u64 phys;
-
-	instrumentation_begin();
-	if (!iohook_mmio_phys(addr, width, &phys) ||
-	    !iohook_store_may_cover(IOHOOK_SPACE_MEM, phys, width))
+	if (iohook_mmio_miss(addr, width))
 		iohook_raw_mem_write(val, (uintptr_t)addr, width);
 	else
-		iohook_mem_write_slow(val, addr, phys, width, _RET_IP_);
-	instrumentation_end();
+		iohook_mem_write_full(val, addr, width, _RET_IP_);
 }
 EXPORT_SYMBOL(iohook_mem_write);
 

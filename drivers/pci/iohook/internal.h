@@ -12,6 +12,7 @@
 #include <linux/maple_tree.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
+#include <asm/page.h>
 
 /*
  * A selector register that conditions name: the last value written to it
@@ -94,14 +95,29 @@ extern struct maple_tree iohook_trees[IOHOOK_NR_SPACES];
 extern bool iohook_armed;
 #define IOHOOK_FILTER_BITS	12
 extern u32 iohook_filter[IOHOOK_NR_SPACES][1 << IOHOOK_FILTER_BITS];
-extern const u8 iohook_granule_shift[IOHOOK_NR_SPACES];
+
+/*
+ * The filters' granules: a config function, a memory page, 16 ports. A
+ * constant per space, so the access path loads nothing for it.
+ */
+static __always_inline unsigned int iohook_granule_shift(enum iohook_space space)
+{
+	switch (space) {
+	case IOHOOK_SPACE_PCI:
+		return 12;
+	case IOHOOK_SPACE_MEM:
+		return PAGE_SHIFT;
+	default:
+		return 4;
+	}
+}
 
 /* Whether @filter counts anything in the granules of an access. */
 static inline bool iohook_filter_hit(const u32 *filter,
 				     enum iohook_space space, u64 addr,
 				     unsigned int width)
 {
-	unsigned int shift = iohook_granule_shift[space];
+	unsigned int shift = iohook_granule_shift(space);
 	u64 g = addr >> shift, g2 = (addr + width - 1) >> shift;
 
 	if (READ_ONCE(filter[hash_64(g, IOHOOK_FILTER_BITS)]))

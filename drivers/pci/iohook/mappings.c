@@ -1,38 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The ioremap() mappings, so that an MMIO miss never walks page tables.
+ * The virtual pages that map overridden memory, so that an MMIO miss
+ * never translates anything.
  *
  * Memory overrides are keyed by physical address, but an accessor gets a
  * virtual one. Translating every access by a page-table walk put about
  * 170 ns (under QEMU TCG) on every readl() in the kernel while any memory
  * override was armed. Instead, the access path first asks a filter keyed
- * by *virtual* page, iohook_vfilter, which counts the virtual pages that
- * map an overridden (or selector) physical page. A miss there costs one
- * hash and one load, and needs no translation at all.
+ * by *virtual* page, iohook_vfilter, which counts every virtual page that
+ * maps an overridden (or selector) physical page. A miss there costs one
+ * hash and one load, whatever the kind of address (iohook_mmio_miss() in
+ * mmio.h); only a hit translates.
  *
- * Why the filter is complete, for each kind of kernel virtual address
- * (see iohook_mmio_phys() in mmio.c, which picks the kind):
- * - the direct map and the kernel image are linear: their physical
- *   address is arithmetic, and the physical filter decides;
- * - every ioremap() flavour on x86 (ioremap, _wc, _uc, _cache, _prot,
- *   _encrypted, memremap() of non-RAM, pci_iomap()) creates its mapping
- *   in __ioremap_caller(), which reports it here before it returns the
+ * Why the filter is complete: a physical page is seen through
+ * - the direct map and the kernel image, both linear: their aliases are
+ *   arithmetic, and counted with the range itself;
+ * - ioremap() mappings: every flavour on x86 (ioremap, _wc, _uc, _cache,
+ *   _prot, _encrypted, memremap() of non-RAM, pci_iomap()) is made in
+ *   __ioremap_caller(), which reports it here before it returns the
  *   address, and iounmap() reports its end before the mapping goes: so
  *   no accessor can use an ioremap address this file does not know;
- * - each (mapping, overridden range) pair is counted exactly once, by
- *   whichever of the two arrives second, and uncounted by whichever
- *   leaves first; mappings, overrides and selectors all change under
- *   the store's mutex, so the two sides never miss each other;
- * - counts go up before the override or mapping can be used and down
- *   only after: a stale count only costs a walk, never a wrong answer;
- * - two mappings of one physical range each count their own virtual
- *   pages; a BAR that moves gets new mappings from its driver, which are
- *   counted when they are made;
- * - if a mapping cannot be recorded (no memory), every vmalloc-area
- *   access falls back to the page-table walk from then on.
- * Anything else in the vmalloc area (vmap() of RAM pages) is not MMIO
- * and is never seen by a memory override; the fixmap (the IO-APIC) and
- * other regions are translated by the walk, as before.
+ * - the fixmap (the IO-APIC): iohook_mmio_miss() never says "miss" there,
+ *   those accesses are translated by the walk, as before.
+ * Each (mapping, range) pair is counted exactly once, by whichever of the
+ * two arrives second, and uncounted by whichever leaves first; mappings,
+ * overrides and selectors all change under the store's mutex, so the two
+ * sides never miss each other. Counts go up before an override or a
+ * mapping can be used and down only after: a stale count costs a walk,
+ * never a wrong answer. Two mappings of one physical range each count
+ * their own pages; a BAR that moves gets new mappings from its driver,
+ * counted when they are made. If a mapping cannot be recorded (no
+ * memory), every bucket counts one more, for good: every access then
+ * falls back to the walk.
+ *
+ * Not seen: a vmap() alias of RAM pages (vmap is not MMIO, and drivers do
+ * not use MMIO accessors on it).
  */
 #include <linux/list.h>
 #include <linux/mm.h>
@@ -43,7 +45,7 @@
 #include "mmio.h"
 
 u32 iohook_vfilter[1 << IOHOOK_FILTER_BITS];
-bool iohook_maps_untracked;
+static bool iohook_maps_untracked;
 
 /* One ioremap() mapping: page-aligned, as __ioremap_caller() maps it. */
 struct iohook_map {
@@ -72,7 +74,7 @@ static void iohook_map_count(const struct iohook_map *m, u64 first, u64 last,
 }
 
 /**
- * iohook_maps_count_range() - count a physical range in every mapping
+ * iohook_maps_count_range() - count a physical range in every alias
  * @first: first physical address of a memory override or selector
  * @last: its last address
  * @delta: +1 when it is added, -1 when it goes
@@ -82,8 +84,19 @@ static void iohook_map_count(const struct iohook_map *m, u64 first, u64 last,
 void iohook_maps_count_range(u64 first, u64 last, int delta)
 {
 	struct iohook_map *m;
+	struct iohook_map linear[] = {
+		/* The direct map. */
+		{ .virt = PAGE_OFFSET, .phys = 0,
+		  .size = (u64)max_pfn_mapped << PAGE_SHIFT },
+		/* The kernel image. */
+		{ .virt = __START_KERNEL_map, .phys = phys_base,
+		  .size = KERNEL_IMAGE_SIZE },
+	};
+	unsigned int i;
 
 	lockdep_assert_held(&iohook_mutex);
+	for (i = 0; i < ARRAY_SIZE(linear); i++)
+		iohook_map_count(&linear[i], first, last, delta);
 	list_for_each_entry(m, &iohook_maps, node)
 		iohook_map_count(m, first, last, delta);
 }
@@ -142,7 +155,11 @@ void iohook_ioremap_added(void __iomem *addr, u64 phys, u64 size)
 
 	mutex_lock(&iohook_mutex);
 	if (!m) {
-		WRITE_ONCE(iohook_maps_untracked, true);
+		/* Every vmalloc-area access walks from now on. */
+		if (!iohook_maps_untracked)
+			iohook_filter_update(iohook_vfilter, IOHOOK_SPACE_MEM, 0,
+					     ULONG_MAX, 1);
+		iohook_maps_untracked = true;
 		goto out;
 	}
 	m->virt = (unsigned long)addr & PAGE_MASK;

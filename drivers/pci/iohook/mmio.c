@@ -8,12 +8,11 @@
  * which virt_to_phys() is wrong. Walking the kernel page tables gives the
  * right answer for ioremap, the fixmap and the direct map alike, without
  * locks or allocation, so it is safe on the access path; but it is slow,
- * and every armed readl() in the kernel would pay it. So
- * iohook_mmio_phys() walks only where it must: the direct map and the
- * kernel image are linear (arithmetic), and an ioremap address first asks
- * the virtual filter kept by mappings.c, which says "nothing overridden
- * here" for almost every access. Unlike slow_virt_to_phys(), an unmapped
- * address is not a BUG: the access is simply left alone.
+ * and every armed readl() in the kernel would pay it. So the access path
+ * asks iohook_mmio_miss() (mmio.h) first, and walks only where it must
+ * (see mappings.c). Unlike
+ * slow_virt_to_phys(), an unmapped address is not a BUG: the access is
+ * simply left alone.
  */
 #include <linux/mm.h>
 #include <linux/pgtable.h>
@@ -74,46 +73,16 @@ bool iohook_virt_to_phys(const void __iomem *addr, unsigned int width,
 	return iohook_byte_phys(last, &plast) && plast == *phys + width - 1;
 }
 
-/* A linear kernel address: the direct map or the kernel image. */
-static bool iohook_linear_phys(unsigned long va, unsigned int width,
-			       u64 *phys)
-{
-	unsigned long last = va + width - 1;
-
-	if (va - PAGE_OFFSET < (max_pfn_mapped << PAGE_SHIFT) &&
-	    last - PAGE_OFFSET < (max_pfn_mapped << PAGE_SHIFT)) {
-		*phys = va - PAGE_OFFSET;
-		return true;
-	}
-	if (va - __START_KERNEL_map < KERNEL_IMAGE_SIZE &&
-	    last - __START_KERNEL_map < KERNEL_IMAGE_SIZE) {
-		*phys = va - __START_KERNEL_map + phys_base;
-		return true;
-	}
-	return false;
-}
-
 /**
- * iohook_mmio_phys() - the physical address to look an MMIO access up by
+ * iohook_walk_phys() - iohook_virt_to_phys(), for iohook_mmio_phys()
  * @addr: the address an MMIO accessor was given
  * @width: the access width, 1 to 8
- * @phys: where to store the physical address of its first byte
  *
- * Return: false if no override can be behind the access (the caller
- * then leaves it to the hardware): it is in the vmalloc area and the
- * virtual filter counts no overridden page there, or it cannot be
- * translated (see iohook_virt_to_phys()). True with @phys set otherwise.
+ * Return: the physical address, or IOHOOK_NO_PHYS.
  */
-bool iohook_mmio_phys(const void __iomem *addr, unsigned int width,
-		      u64 *phys)
+u64 iohook_walk_phys(const void __iomem *addr, unsigned int width)
 {
-	unsigned long va = (unsigned long)addr;
+	u64 phys;
 
-	if (iohook_linear_phys(va, width, phys))
-		return true;
-	if (va - VMALLOC_START <= VMALLOC_END - VMALLOC_START &&
-	    !READ_ONCE(iohook_maps_untracked) &&
-	    !iohook_filter_hit(iohook_vfilter, IOHOOK_SPACE_MEM, va, width))
-		return false;
-	return iohook_virt_to_phys(addr, width, phys);
+	return iohook_virt_to_phys(addr, width, &phys) ? phys : IOHOOK_NO_PHYS;
 }

@@ -63,11 +63,6 @@ static BLOCKING_NOTIFIER_HEAD(iohook_notifier);
  * erase; readers only READ_ONCE() it.
  */
 u32 iohook_filter[IOHOOK_NR_SPACES][1 << IOHOOK_FILTER_BITS];
-const u8 iohook_granule_shift[IOHOOK_NR_SPACES] = {
-	[IOHOOK_SPACE_PCI] = 12,
-	[IOHOOK_SPACE_MEM] = PAGE_SHIFT,
-	[IOHOOK_SPACE_IO] = 4,
-};
 
 /**
  * iohook_filter_update() - count a range in a filter
@@ -80,8 +75,8 @@ const u8 iohook_granule_shift[IOHOOK_NR_SPACES] = {
 void iohook_filter_update(u32 *filter, enum iohook_space space, u64 first,
 			  u64 last, int delta)
 {
-	u64 g, gfirst = first >> iohook_granule_shift[space];
-	u64 glast = last >> iohook_granule_shift[space];
+	u64 g, gfirst = first >> iohook_granule_shift(space);
+	u64 glast = last >> iohook_granule_shift(space);
 	u32 *b;
 
 	lockdep_assert_held(&iohook_mutex);
