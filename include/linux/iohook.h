@@ -145,10 +145,19 @@ static inline bool iohook_spec_exhausted(const struct iohook_spec *spec)
 
 /**
  * enum iohook_event - what an iohook notifier is told
- * @IOHOOK_EVENT_ADD: an override was added; data is its struct iohook_spec
- * @IOHOOK_EVENT_REMOVE: an override was removed; data is its struct iohook_spec
+ * @IOHOOK_EVENT_PREPARE: an override is about to be added; a notifier may
+ *	refuse with notifier_from_errno() (the add then fails, and those
+ *	that prepared are told IOHOOK_EVENT_ABORT): it is where a listener
+ *	allocates what it needs, so that an add is all or nothing
+ * @IOHOOK_EVENT_ABORT: an add was refused after IOHOOK_EVENT_PREPARE
+ * @IOHOOK_EVENT_ADD: an override was added
+ * @IOHOOK_EVENT_REMOVE: an override was removed
+ *
+ * The data is always the override's struct iohook_spec.
  */
 enum iohook_event {
+	IOHOOK_EVENT_PREPARE,
+	IOHOOK_EVENT_ABORT,
 	IOHOOK_EVENT_ADD,
 	IOHOOK_EVENT_REMOVE,
 };
@@ -206,7 +215,7 @@ int __cold iohook_pci_write(struct pci_bus *bus, unsigned int devfn, int pos,
 
 /* From arch/x86/mm/ioremap.c: the ioremap() mappings. */
 void iohook_ioremap_added(void __iomem *addr, u64 phys, u64 size);
-void iohook_ioremap_removed(volatile void __iomem *addr);
+void iohook_ioremap_removed(unsigned long addr);
 
 #else
 
@@ -215,7 +224,7 @@ static inline void iohook_ioremap_added(void __iomem *addr, u64 phys,
 {
 }
 
-static inline void iohook_ioremap_removed(volatile void __iomem *addr)
+static inline void iohook_ioremap_removed(unsigned long addr)
 {
 }
 

@@ -112,10 +112,13 @@ static __always_inline unsigned int iohook_granule_shift(enum iohook_space space
 	}
 }
 
-/* Whether @filter counts anything in the granules of an access. */
-static inline bool iohook_filter_hit(const u32 *filter,
-				     enum iohook_space space, u64 addr,
-				     unsigned int width)
+/*
+ * Whether @filter counts anything in the granules of an access. Always
+ * inline: noinstr entry points call it before they know RCU watches.
+ */
+static __always_inline bool iohook_filter_hit(const u32 *filter,
+					      enum iohook_space space,
+					      u64 addr, unsigned int width)
 {
 	unsigned int shift = iohook_granule_shift(space);
 	u64 g = addr >> shift, g2 = (addr + width - 1) >> shift;
@@ -131,8 +134,9 @@ static inline bool iohook_filter_hit(const u32 *filter,
  * access crosses a granule). Lockless; inline because every armed access
  * pays it.
  */
-static inline bool iohook_store_may_cover(enum iohook_space space, u64 addr,
-					  unsigned int width)
+static __always_inline bool iohook_store_may_cover(enum iohook_space space,
+						   u64 addr,
+						   unsigned int width)
 {
 	return iohook_filter_hit(iohook_filter[space], space, addr, width);
 }

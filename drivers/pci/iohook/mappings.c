@@ -173,13 +173,13 @@ out:
 
 /**
  * iohook_ioremap_removed() - an ioremap() mapping is going away
- * @addr: the address ioremap() returned
+ * @addr: the address ioremap() returned, as a number
  *
  * Called by iounmap() while the mapping still exists.
  */
-void iohook_ioremap_removed(volatile void __iomem *addr)
+void iohook_ioremap_removed(unsigned long addr)
 {
-	unsigned long virt = (unsigned long)addr & PAGE_MASK;
+	unsigned long virt = addr & PAGE_MASK;
 	struct iohook_map *m;
 
 	mutex_lock(&iohook_mutex);

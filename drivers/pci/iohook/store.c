@@ -51,6 +51,7 @@ static struct static_key_false *const iohook_keys[IOHOOK_NR_SPACES] = {
 struct maple_tree iohook_trees[IOHOOK_NR_SPACES];
 
 bool iohook_armed;
+/* Serialises every change: overrides, selectors, arming, mappings. */
 DEFINE_MUTEX(iohook_mutex);
 static BLOCKING_NOTIFIER_HEAD(iohook_notifier);
 
@@ -497,13 +498,14 @@ static void iohook_add_rollback(struct iohook_plan *p, unsigned int n)
  * overlaps an existing override or another of @specs (overrides on the
  * same bytes may coexist when they have conditions on the same selector
  * with different values), or its selector overlaps another selector
- * without being the same bytes; -ENOMEM. On error the store is
- * unchanged.
+ * without being the same bytes; -ENOMEM, or what a notifier refused
+ * IOHOOK_EVENT_PREPARE with. On error the store, and every listener
+ * (the sysfs directories), is unchanged.
  */
 int iohook_add_many(const struct iohook_spec *specs, unsigned int n)
 {
+	unsigned int i, prepared = 0;
 	struct iohook_plan *p;
-	unsigned int i;
 	int ret;
 
 	for (i = 0; i < n; i++) {
@@ -515,7 +517,7 @@ int iohook_add_many(const struct iohook_spec *specs, unsigned int n)
 	if (ret)
 		return ret;
 
-	p = kvcalloc(n, sizeof(*p), GFP_KERNEL);
+	p = kvcalloc(n, sizeof(*p), GFP_KERNEL | __GFP_NOWARN);
 	if (!p)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
@@ -552,7 +554,16 @@ int iohook_add_many(const struct iohook_spec *specs, unsigned int n)
 		}
 	}
 
-	/* The fallible steps: new selectors, then new tree entries. */
+	/* The fallible steps: listeners, new selectors, new tree entries. */
+	for (prepared = 0; prepared < n; prepared++) {
+		ret = blocking_notifier_call_chain_robust(&iohook_notifier,
+							  IOHOOK_EVENT_PREPARE,
+							  IOHOOK_EVENT_ABORT,
+							  (void *)&specs[prepared]);
+		ret = notifier_to_errno(ret);
+		if (ret)
+			goto abort;
+	}
 	for (i = 0; i < n; i++)
 		iohook_ov_filter(p[i].ov, 1);
 	for (i = 0; i < n; i++) {
@@ -602,6 +613,11 @@ int iohook_add_many(const struct iohook_spec *specs, unsigned int n)
 
 rollback:
 	iohook_add_rollback(p, n);
+abort:
+	for (i = 0; i < prepared; i++)
+		blocking_notifier_call_chain(&iohook_notifier,
+					     IOHOOK_EVENT_ABORT,
+					     (void *)&specs[i]);
 unlock:
 	mutex_unlock(&iohook_mutex);
 free:

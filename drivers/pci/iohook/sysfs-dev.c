@@ -90,37 +90,56 @@ static bool iohook_dev_name(struct pci_dev *pdev,
 	return false;
 }
 
-/* Add @spec to @ip's view if it is @ip's; returns whether it is. */
-static bool iohook_dev_show(struct iohook_pdev *ip,
-			    const struct iohook_spec *spec)
+/*
+ * Add @spec to @ip's view if it is @ip's. Return: 1 if it is, 0 if not,
+ * or a negative errno.
+ */
+static int iohook_dev_show(struct iohook_pdev *ip,
+			   const struct iohook_spec *spec)
 {
 	char name[32];
+	int ret;
 
 	if (!iohook_dev_name(ip->pdev, spec, name, sizeof(name)))
-		return false;
-	iohook_dir_add(&ip->dir, name, spec, NULL);
-	return true;
+		return 0;
+	ret = iohook_dir_add(&ip->dir, name, spec, NULL);
+	return ret ?: 1;
 }
 
-/*
+/**
+ * iohook_dev_notify() - keep the devices' views in step with the store
+ * @event: IOHOOK_EVENT_PREPARE (add the views), IOHOOK_EVENT_ABORT or
+ *	   IOHOOK_EVENT_REMOVE (drop them)
+ * @spec: the override
+ * @owner: set to the name of the device the override belongs to, for the
+ *	   global directory's uevent, or NULL
+ *
  * Called from the store's notifier, with the store and
- * iohook_sysfs_mutex locked. Return: the name of the device an added
- * override belongs to, for the global uevent, or NULL.
+ * iohook_sysfs_mutex locked.
+ *
+ * Return: 0, or -ENOMEM if a view could not be made (the caller then
+ * aborts the add, which drops the views made).
  */
-const char *iohook_dev_notify(unsigned long event,
-			      const struct iohook_spec *spec)
+int iohook_dev_notify(unsigned long event, const struct iohook_spec *spec,
+		      const char **owner)
 {
-	const char *owner = NULL;
 	struct iohook_pdev *ip;
+	int ret;
 
 	lockdep_assert_held(&iohook_sysfs_mutex);
+	*owner = NULL;
 	list_for_each_entry(ip, &iohook_pdevs, node) {
-		if (event == IOHOOK_EVENT_REMOVE)
+		if (event != IOHOOK_EVENT_PREPARE) {
 			iohook_dir_remove(&ip->dir, spec);
-		else if (iohook_dev_show(ip, spec) && !owner)
-			owner = pci_name(ip->pdev);
+			continue;
+		}
+		ret = iohook_dev_show(ip, spec);
+		if (ret < 0)
+			return ret;
+		if (ret && !*owner)
+			*owner = pci_name(ip->pdev);
 	}
-	return owner;
+	return 0;
 }
 
 static int iohook_resolve_dev(const struct iohook_entry *e,

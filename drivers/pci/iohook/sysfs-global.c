@@ -35,23 +35,29 @@ static struct iohook_space_dir *iohook_space_dirs[IOHOOK_NR_SPACES];
 
 /*
  * Called from the store's notifier, with the store and
- * iohook_sysfs_mutex locked. These directories send the uevents.
+ * iohook_sysfs_mutex locked. These directories send the uevents: made at
+ * IOHOOK_EVENT_PREPARE, announced at IOHOOK_EVENT_ADD.
  */
-void iohook_global_notify(unsigned long event, const struct iohook_spec *spec,
-			  const char *device)
+int iohook_global_notify(unsigned long event, const struct iohook_spec *spec,
+			 const char *device)
 {
 	struct iohook_space_dir *sd = iohook_space_dirs[spec->space];
 	char name[32];
 
 	lockdep_assert_held(&iohook_sysfs_mutex);
 	if (!sd)
-		return;
-	if (event == IOHOOK_EVENT_ADD) {
+		return 0;
+	switch (event) {
+	case IOHOOK_EVENT_PREPARE:
 		iohook_location_name(spec->space, spec->addr, name,
 				     sizeof(name));
-		iohook_dir_add(&sd->dir, name, spec, device ?: "");
-	} else {
+		return iohook_dir_add(&sd->dir, name, spec, device ?: "");
+	case IOHOOK_EVENT_ADD:
+		iohook_dir_announce(&sd->dir, spec);
+		return 0;
+	default:
 		iohook_dir_remove(&sd->dir, spec);
+		return 0;
 	}
 }
 
@@ -177,15 +183,23 @@ static int iohook_notify(struct notifier_block *nb, unsigned long event,
 			 void *data)
 {
 	const struct iohook_spec *spec = data;
-	const char *device;
+	const char *device = NULL;
+	int ret = 0;
 
 	if (spec->flags & IOHOOK_F_NO_SYSFS)
 		return NOTIFY_DONE;
 	mutex_lock(&iohook_sysfs_mutex);
-	device = iohook_dev_notify(event, spec);
-	iohook_global_notify(event, spec, device);
+	if (event != IOHOOK_EVENT_ADD)
+		ret = iohook_dev_notify(event, spec, &device);
+	if (!ret)
+		ret = iohook_global_notify(event, spec, device);
+	if (ret) {
+		/* Refused: drop what this add made, views included. */
+		iohook_dev_notify(IOHOOK_EVENT_ABORT, spec, &device);
+		iohook_global_notify(IOHOOK_EVENT_ABORT, spec, NULL);
+	}
 	mutex_unlock(&iohook_sysfs_mutex);
-	return NOTIFY_OK;
+	return notifier_from_errno(ret);
 }
 
 static struct notifier_block iohook_nb = {

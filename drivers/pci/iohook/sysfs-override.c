@@ -12,6 +12,11 @@
  * they never wait for the store's lock and stay safe while the override
  * goes away.
  *
+ * Directories are made while an add is prepared (the store's
+ * IOHOOK_EVENT_PREPARE), before it commits, so that an allocation failure
+ * here fails the add and leaves nothing behind; the add is announced
+ * only once committed.
+ *
  * Uevents: one KOBJ_ADD and one KOBJ_REMOVE per override, from its
  * directory in /sys/kernel/iohook/<space>/, which every override has
  * for as long as it exists. They carry SUBSYSTEM=iohook, IOHOOK_SPACE,
@@ -41,6 +46,7 @@ struct iohook_ovr_kobj {
 	u64 addr;
 	bool cond;
 	u64 when;			/* the condition's value */
+	bool announced;			/* KOBJ_ADD sent */
 	char device[IOHOOK_DEVICE_NAME_LEN];	/* owning PCI device, or "" */
 	struct list_head node;
 };
@@ -340,13 +346,34 @@ int iohook_dir_add(struct iohook_dir *dir, const char *name,
 		return ret;
 	}
 	list_add_tail(&o->node, &dir->entries);
-	iohook_ovr_uevent(o, KOBJ_ADD);
 	return 0;
+}
+
+/**
+ * iohook_dir_announce() - send an override directory's KOBJ_ADD
+ * @dir: where
+ * @spec: the override, whose add has just been committed
+ *
+ * Directories are made when an add is prepared, and announced only once
+ * it is committed: an add that fails leaves no trace, not even a uevent.
+ * Called with iohook_sysfs_mutex held.
+ */
+void iohook_dir_announce(struct iohook_dir *dir, const struct iohook_spec *spec)
+{
+	struct iohook_ovr_kobj *o;
+
+	lockdep_assert_held(&iohook_sysfs_mutex);
+	o = iohook_dir_find(dir, spec);
+	if (o && !o->announced) {
+		iohook_ovr_uevent(o, KOBJ_ADD);
+		o->announced = true;
+	}
 }
 
 static void iohook_ovr_destroy(struct iohook_ovr_kobj *o)
 {
-	iohook_ovr_uevent(o, KOBJ_REMOVE);
+	if (o->announced)
+		iohook_ovr_uevent(o, KOBJ_REMOVE);
 	kobject_del(&o->kobj);
 	kobject_put(&o->kobj);
 }
@@ -569,7 +596,8 @@ ssize_t iohook_sysfs_add(const char *buf, size_t count,
 	ret = -EINVAL;
 	if (!max)
 		goto out;
-	specs = kvcalloc(max, sizeof(*specs), GFP_KERNEL);
+	/* Sized by the user's write: a failure is an answer, not news. */
+	specs = kvcalloc(max, sizeof(*specs), GFP_KERNEL | __GFP_NOWARN);
 	ret = -ENOMEM;
 	if (!specs)
 		goto out;

@@ -45,6 +45,7 @@ void iohook_dir_init(struct iohook_dir *dir, struct kobject *kobj);
 int iohook_dir_add(struct iohook_dir *dir, const char *name,
 		   const struct iohook_spec *spec, const char *device);
 void iohook_dir_remove(struct iohook_dir *dir, const struct iohook_spec *spec);
+void iohook_dir_announce(struct iohook_dir *dir, const struct iohook_spec *spec);
 void iohook_location_name(enum iohook_space space, u64 addr, char *name,
 			  size_t len);
 void iohook_dir_take_all(struct iohook_dir *dir, struct list_head *out);
@@ -55,10 +56,10 @@ void iohook_dir_destroy_list(struct list_head *list);
  * iohook_sysfs_mutex held: the devices' views first, which name the
  * owning device for the global directory's uevent.
  */
-const char *iohook_dev_notify(unsigned long event,
-			      const struct iohook_spec *spec);
-void iohook_global_notify(unsigned long event, const struct iohook_spec *spec,
-			  const char *device);
+int iohook_dev_notify(unsigned long event, const struct iohook_spec *spec,
+		      const char **owner);
+int iohook_global_notify(unsigned long event, const struct iohook_spec *spec,
+			 const char *device);
 int iohook_dev_sysfs_init(void);
 
 #endif

@@ -375,7 +375,12 @@ static inline void fault_teardown(const char *attr)
  */
 static inline void fault_this_task(bool on)
 {
-	sysfs_write("/proc/self/make-it-fail", on ? "1" : "0");
+	int tries = 0;
+
+	/* Turning it off can itself fail to allocate: until it works. */
+	while (sysfs_write("/proc/self/make-it-fail", on ? "1" : "0") && !on &&
+	       ++tries < 1000)
+		;
 }
 
 /* libpci through sysfs: the kernel's pci_user_* path, like lspci/setpci. */
