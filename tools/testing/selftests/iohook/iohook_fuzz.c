@@ -373,6 +373,25 @@ TEST_F_TIMEOUT(fz, abi, 3600)
 	EXPECT_NE(NULL, strstr(state, "vfilter_sum 0")) TH_LOG("%s", state);
 }
 
+/* The override directories in @dir (everything but add and remove). */
+static int dir_entries(const char *dir)
+{
+	struct dirent **names;
+	int n, i, count = 0;
+
+	n = scandir(dir, &names, NULL, NULL);
+	for (i = 0; i < n; i++) {
+		const char *s = names[i]->d_name;
+
+		count += strcmp(s, ".") && strcmp(s, "..") && strcmp(s, "add") &&
+			 strcmp(s, "remove");
+		free(names[i]);
+	}
+	if (n >= 0)
+		free(names);
+	return count;
+}
+
 /* The debugfs state line that starts with @key, e.g. "overrides". */
 static void state_line(const char *key, char *out, size_t len)
 {
@@ -435,13 +454,21 @@ TEST_F_TIMEOUT(fz, add_all_or_nothing_under_failslab, 3600)
 		listings(before, sizeof(before));
 		state_line("overrides", sb, sizeof(sb));
 		state_line("keys", kb, sizeof(kb));
-		sysfs_writef("/sys/kernel/debug/failslab/space", "%u", rnd(n * 600));
+		sysfs_writef("/sys/kernel/debug/failslab/space", "%u", rnd(n * 2000 + 2000));
 		sysfs_write("/sys/kernel/debug/failslab/times", "1");
 		fault_this_task(true);
 		err = sysfs_write_bytes(add, buf, len);
 		fault_this_task(false);
 		if (!err) {
 			ok++;
+			/* Whole: every entry has its directories, here and globally. */
+			if (dir_entries(dev ? RP2_OVR : IOHOOK_SYS "/mem") != n ||
+			    (dev && dir_entries(IOHOOK_SYS "/pciconf") != n)) {
+				failures++;
+				TH_LOG("add %ld of %u entries succeeded with %d and %d directories",
+				       i, n, dir_entries(dev ? RP2_OVR : IOHOOK_SYS "/mem"),
+				       dir_entries(IOHOOK_SYS "/pciconf"));
+			}
 			remove_everything();
 			continue;
 		}
