@@ -283,9 +283,14 @@ static long long aer_counter(const char *bdf, const char *file, const char *key)
 	return v;
 }
 
-/* Root Error Status, Error Source ID on RP1; the e1000e's status bit. */
+/*
+ * Root Error Status, Error Source ID on RP1; the e1000e's status bit.
+ * @attr is how the two status registers behave (wc: cleared by their
+ * handler, ro: stuck); @policy is appended to Root Error Status's entry.
+ */
 static void aer_stage(struct __test_metadata *_metadata, unsigned int root_sta,
-		      unsigned int src, unsigned int dev_reg, unsigned int bit)
+		      unsigned int src, unsigned int dev_reg, unsigned int bit,
+		      const char *attr, const char *policy)
 {
 	int rp_aer = cap_of(RP1, PCI_EXT_CAP_ID_AER, PCI_CAP_EXTENDED);
 	int nic_aer = cap_of(NIC, PCI_EXT_CAP_ID_AER, PCI_CAP_EXTENDED);
@@ -293,12 +298,12 @@ static void aer_stage(struct __test_metadata *_metadata, unsigned int root_sta,
 
 	ASSERT_GT(rp_aer, 0);
 	ASSERT_GT(nic_aer, 0);
-	snprintf(entries, sizeof(entries), "%x 4 %x 7f wc; %x 4 %x ffffffff ro",
-		 rp_aer + PCI_ERR_ROOT_STATUS, root_sta,
+	snprintf(entries, sizeof(entries), "%x 4 %x 7f %s %s; %x 4 %x ffffffff ro",
+		 rp_aer + PCI_ERR_ROOT_STATUS, root_sta, attr, policy,
 		 rp_aer + PCI_ERR_ROOT_COR_SRC, src);
 	ASSERT_EQ(0, sysfs_write(OVR(RP1) "/add", entries));
-	snprintf(entries, sizeof(entries), "%x 4 %x %x wc", nic_aer + dev_reg,
-		 bit, bit);
+	snprintf(entries, sizeof(entries), "%x 4 %x %x %s", nic_aer + dev_reg,
+		 bit, bit, attr);
 	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/add", entries));
 }
 
@@ -312,7 +317,7 @@ TEST_F(ev, aer_correctable)
 	ASSERT_GE(bad, 0);
 	ASSERT_GE(rp, 0);
 	aer_stage(_metadata, PCI_ERR_ROOT_COR_RCV, 0x0100, PCI_ERR_COR_STATUS,
-		  PCI_ERR_COR_BAD_TLP);
+		  PCI_ERR_COR_BAD_TLP, "wc", "");
 	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
 	EXPECT_TRUE(WAIT_FOR(aer_counter(NIC, "aer_dev_correctable",
 					 "TOTAL_ERR_COR") == tot + 1, 5000));
@@ -332,7 +337,7 @@ TEST_F(ev, aer_nonfatal_recovery)
 	ASSERT_GE(tot, 0);
 	ASSERT_EQ(1, link_carrier(self->ifname));
 	aer_stage(_metadata, PCI_ERR_ROOT_UNCOR_RCV | PCI_ERR_ROOT_NONFATAL_RCV,
-		  0x0100 << 16, PCI_ERR_UNCOR_STATUS, PCI_ERR_UNC_COMP_TIME);
+		  0x0100 << 16, PCI_ERR_UNCOR_STATUS, PCI_ERR_UNC_COMP_TIME, "wc", "");
 	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
 	EXPECT_TRUE(WAIT_FOR(aer_counter(NIC, "aer_dev_nonfatal",
 					 "TOTAL_ERR_NONFATAL") == tot + 1, 5000));
@@ -496,19 +501,8 @@ TEST_F(ev, e1000e_link_loss)
  */
 static void aer_stuck(struct __test_metadata *_metadata, const char *policy)
 {
-	int rp_aer = cap_of(RP1, PCI_EXT_CAP_ID_AER, PCI_CAP_EXTENDED);
-	int nic_aer = cap_of(NIC, PCI_EXT_CAP_ID_AER, PCI_CAP_EXTENDED);
-	char entries[256];
-
-	ASSERT_GT(rp_aer, 0);
-	ASSERT_GT(nic_aer, 0);
-	snprintf(entries, sizeof(entries), "%x 4 %x 7f ro %s; %x 4 100 ffffffff ro",
-		 rp_aer + PCI_ERR_ROOT_STATUS, PCI_ERR_ROOT_COR_RCV, policy,
-		 rp_aer + PCI_ERR_ROOT_COR_SRC);
-	ASSERT_EQ(0, sysfs_write(OVR(RP1) "/add", entries));
-	snprintf(entries, sizeof(entries), "%x 4 %x %x ro", nic_aer + PCI_ERR_COR_STATUS,
-		 PCI_ERR_COR_BAD_TLP, PCI_ERR_COR_BAD_TLP);
-	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/add", entries));
+	aer_stage(_metadata, PCI_ERR_ROOT_COR_RCV, 0x0100, PCI_ERR_COR_STATUS,
+		  PCI_ERR_COR_BAD_TLP, "ro", policy);
 }
 
 /* Fire twice, each time waiting for a report; the reports counted. */

@@ -338,6 +338,12 @@ static int nic_status_reg(const char *ifname, unsigned int *status)
 	return ret;
 }
 
+/* STATUS (BAR0 + 8), one bit: an entry flipping bit 31 against @real. */
+static void nic_status_flip(unsigned int real, char *entry, size_t len)
+{
+	snprintf(entry, len, "bar0+8 4 %x 80000000 ro", ~real & 0x80000000);
+}
+
 TEST_F(ovr, bar_mmio_entry_seen_by_driver)
 {
 	unsigned int real, seen;
@@ -346,9 +352,7 @@ TEST_F(ovr, bar_mmio_entry_seen_by_driver)
 	if (pci_ifname(NIC, ifname, sizeof(ifname)))
 		SKIP(return, "no e1000e network interface");
 	ASSERT_EQ(0, nic_status_reg(ifname, &real));
-	/* STATUS (BAR0 + 8), one bit: flip bit 31 against the hardware. */
-	snprintf(entry, sizeof(entry), "bar0+8 4 %x 80000000 ro",
-		 ~real & 0x80000000);
+	nic_status_flip(real, entry, sizeof(entry));
 	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" NIC "/overrides/add", entry));
 	EXPECT_TRUE(path_exists(PCI_DEVS "/" NIC "/overrides/bar0+8"));
 	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
@@ -376,8 +380,7 @@ TEST_F(ovr, bar_override_after_remove_and_rescan)
 	if (pci_ifname(NIC, ifname, sizeof(ifname)))
 		SKIP(return, "no e1000e network interface");
 	ASSERT_EQ(0, nic_status_reg(ifname, &real));
-	snprintf(entry, sizeof(entry), "bar0+8 4 %x 80000000 ro",
-		 ~real & 0x80000000);
+	nic_status_flip(real, entry, sizeof(entry));
 	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" NIC "/overrides/add", entry));
 	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
 	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" NIC "/remove", "1"));
