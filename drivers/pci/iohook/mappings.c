@@ -101,42 +101,28 @@ void iohook_maps_count_range(u64 first, u64 last, int delta)
 		iohook_map_count(m, first, last, delta);
 }
 
-/* Count @m against everything the memory space holds. */
+/*
+ * Count @m against everything the memory space holds: every override
+ * (those chained on one tree entry too) and every selector. Before the
+ * store's initcall the trees are still empty.
+ */
 static void iohook_map_count_all(const struct iohook_map *m, int delta)
 {
-	struct maple_tree *trees[] = {
-		&iohook_trees[IOHOOK_SPACE_MEM],
-		&iohook_sel_trees[IOHOOK_SPACE_MEM],
-	};
-	unsigned int i;
+	u64 last = m->phys + m->size - 1;
+	struct iohook_selector *sel;
+	struct iohook_override *ov;
+	unsigned long index;
 
-	for (i = 0; i < ARRAY_SIZE(trees); i++) {
-		unsigned long index = m->phys;
-		void *entry;
-
-		/* Before the store's initcall the trees are still empty. */
-		while ((entry = mt_find(trees[i], &index,
-					m->phys + m->size - 1))) {
-			u64 start, len;
-
-			if (i) {
-				struct iohook_selector *sel = entry;
-
-				start = sel->addr;
-				len = sel->width;
-			} else {
-				struct iohook_override *ov = entry;
-
-				/* Every override on the chain counted once. */
-				for (; ov; ov = rcu_dereference_protected(ov->next, 1))
-					iohook_map_count(m, ov->start,
-							 ov->start + ov->len - 1,
-							 delta);
-				continue;
-			}
-			iohook_map_count(m, start, start + len - 1, delta);
-		}
-	}
+	index = m->phys;
+	while ((ov = mt_find(&iohook_trees[IOHOOK_SPACE_MEM], &index, last)))
+		for (; ov; ov = rcu_dereference_protected(ov->next, 1))
+			iohook_map_count(m, ov->start, ov->start + ov->len - 1,
+					 delta);
+	index = m->phys;
+	while ((sel = mt_find(&iohook_sel_trees[IOHOOK_SPACE_MEM], &index,
+			      last)))
+		iohook_map_count(m, sel->addr, sel->addr + sel->width - 1,
+				 delta);
 }
 
 /**

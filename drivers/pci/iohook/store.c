@@ -767,6 +767,36 @@ static void iohook_free_dead(struct iohook_dead *dead)
 		kfree(sel);
 }
 
+/*
+ * Remove what starts at @addr: with @when NULL the whole tree entry (the
+ * override there, or every conditional override on those bytes), else
+ * the one conditional override with that value.
+ */
+static int iohook_remove_when(enum iohook_space space, u64 addr,
+			      const u64 *when)
+{
+	struct iohook_override *ov;
+	struct iohook_dead dead;
+	int ret = -EINVAL;
+
+	if (space >= IOHOOK_NR_SPACES)
+		return ret;
+	iohook_dead_init(&dead);
+	mutex_lock(&iohook_mutex);
+	if (when) {
+		ret = iohook_find_start(space, addr, when, &ov);
+		if (!ret)
+			ret = iohook_erase_one(ov, &dead);
+	} else {
+		ov = mtree_load(&iohook_trees[space], addr);
+		ret = ov && ov->start == addr ? iohook_erase_entry(ov, &dead) :
+						-ENOENT;
+	}
+	iohook_free_dead(&dead);
+	mutex_unlock(&iohook_mutex);
+	return ret;
+}
+
 /**
  * iohook_remove() - remove every override that starts at an address
  * @space: their address space
@@ -782,21 +812,7 @@ static void iohook_free_dead(struct iohook_dead *dead)
  */
 int iohook_remove(enum iohook_space space, u64 addr)
 {
-	struct iohook_override *ov;
-	struct iohook_dead dead;
-	int ret = -EINVAL;
-
-	if (space >= IOHOOK_NR_SPACES)
-		return ret;
-	iohook_dead_init(&dead);
-	mutex_lock(&iohook_mutex);
-	ov = mtree_load(&iohook_trees[space], addr);
-	ret = -ENOENT;
-	if (ov && ov->start == addr)
-		ret = iohook_erase_entry(ov, &dead);
-	iohook_free_dead(&dead);
-	mutex_unlock(&iohook_mutex);
-	return ret;
+	return iohook_remove_when(space, addr, NULL);
 }
 EXPORT_SYMBOL_GPL(iohook_remove);
 
@@ -812,18 +828,7 @@ EXPORT_SYMBOL_GPL(iohook_remove);
  */
 int iohook_remove_cond(enum iohook_space space, u64 addr, u64 when)
 {
-	struct iohook_override *ov;
-	struct iohook_dead dead;
-	int ret;
-
-	iohook_dead_init(&dead);
-	mutex_lock(&iohook_mutex);
-	ret = iohook_find_start(space, addr, &when, &ov);
-	if (!ret)
-		ret = iohook_erase_one(ov, &dead);
-	iohook_free_dead(&dead);
-	mutex_unlock(&iohook_mutex);
-	return ret;
+	return iohook_remove_when(space, addr, &when);
 }
 EXPORT_SYMBOL_GPL(iohook_remove_cond);
 

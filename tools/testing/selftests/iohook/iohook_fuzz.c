@@ -243,21 +243,25 @@ static bool listed_exactly(const char *dir, const char *entry)
 {
 	char loc[64], len[32], val[32], mask[32], attr[16], path[256], got[64];
 	unsigned long long l, v, m;
+	const char *sel = strstr(entry, "sel=");
 
 	if (sscanf(entry, "%63s %31s %31s %31s %15s", loc, len, val, mask, attr) != 5)
 		return false;
 	l = strtoull(len, NULL, 16);
 	v = strtoull(val, NULL, 16);
 	m = strtoull(mask, NULL, 16);
-	if (strstr(entry, "sel=") || !path_exists("%s/%s", dir, loc))
-		return true;	/* conditional: named LOC@VALUE, checked by listing */
+	/* A conditional override's directory is LOCATION@VALUE. */
+	if (sel)
+		snprintf(loc + strlen(loc), sizeof(loc) - strlen(loc), "@%llx",
+			 strtoull(strrchr(sel, '=') + 1, NULL, 16));
 	snprintf(path, sizeof(path), "%s/%s/attr", dir, loc);
 	if (sysfs_read(path, got, sizeof(got)) <= 0 || strcmp(got, attr))
 		return false;
-	/* An rw value follows writes (the kernel's io_delay writes 0x80). */
+	/* rw values follow writes and rc values clear on the reads made since. */
 	return read_u64(dir, loc, "length") == l &&
 	       read_u64(dir, loc, "mask") == m &&
-	       (!strcmp(attr, "rw") || (read_u64(dir, loc, "value") & m) == (v & m));
+	       (!strcmp(attr, "rw") || !strcmp(attr, "rc") ||
+		(read_u64(dir, loc, "value") & m) == (v & m));
 }
 
 TEST_F_TIMEOUT(fz, abi, 3600)

@@ -338,10 +338,18 @@ static int nic_status_reg(const char *ifname, unsigned int *status)
 	return ret;
 }
 
-/* STATUS (BAR0 + 8), one bit: an entry flipping bit 31 against @real. */
-static void nic_status_flip(unsigned int real, char *entry, size_t len)
+/*
+ * STATUS (BAR0 + 8), one bit: read it through the driver into *@real and
+ * add an override flipping bit 31 against it (the entry is left in
+ * @entry). Return: 0, or -1.
+ */
+static int nic_add_status_flip(const char *ifname, unsigned int *real,
+			       char *entry, size_t len)
 {
-	snprintf(entry, len, "bar0+8 4 %x 80000000 ro", ~real & 0x80000000);
+	if (nic_status_reg(ifname, real))
+		return -1;
+	snprintf(entry, len, "bar0+8 4 %x 80000000 ro", ~*real & 0x80000000);
+	return sysfs_write(PCI_DEVS "/" NIC "/overrides/add", entry) ? -1 : 0;
 }
 
 TEST_F(ovr, bar_mmio_entry_seen_by_driver)
@@ -351,9 +359,7 @@ TEST_F(ovr, bar_mmio_entry_seen_by_driver)
 
 	if (pci_ifname(NIC, ifname, sizeof(ifname)))
 		SKIP(return, "no e1000e network interface");
-	ASSERT_EQ(0, nic_status_reg(ifname, &real));
-	nic_status_flip(real, entry, sizeof(entry));
-	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" NIC "/overrides/add", entry));
+	ASSERT_EQ(0, nic_add_status_flip(ifname, &real, entry, sizeof(entry)));
 	EXPECT_TRUE(path_exists(PCI_DEVS "/" NIC "/overrides/bar0+8"));
 	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
 	ASSERT_EQ(0, nic_status_reg(ifname, &seen));
@@ -379,9 +385,7 @@ TEST_F(ovr, bar_override_after_remove_and_rescan)
 
 	if (pci_ifname(NIC, ifname, sizeof(ifname)))
 		SKIP(return, "no e1000e network interface");
-	ASSERT_EQ(0, nic_status_reg(ifname, &real));
-	nic_status_flip(real, entry, sizeof(entry));
-	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" NIC "/overrides/add", entry));
+	ASSERT_EQ(0, nic_add_status_flip(ifname, &real, entry, sizeof(entry)));
 	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
 	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" NIC "/remove", "1"));
 	ASSERT_TRUE(WAIT_FOR(!path_exists(PCI_DEVS "/" NIC), 10000));
