@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gpe N: raise ACPI General Purpose Event N as the chipset would. The GPE
+ * blocks and the SCI come from the FADT (/sys/firmware/acpi/tables/FACP),
+ * or from /proc/ioports when the table is not readable. GPE N's status
+ * bit (write-1-to-clear, as in hardware) is set in its block's status
+ * half, then the SCI fires; ACPICA runs the GPE's method and clears it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "iohook.h"
+
+struct gpe_blk {
+	unsigned long long addr;	/* status half; enable half follows */
+	unsigned int len;		/* bytes, both halves */
+	unsigned int base;		/* first GPE number */
+	bool mem;			/* system memory, else system I/O */
+};
+
+static uint64_t le(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+/* GPE0 and GPE1 blocks and the SCI's GSI from the FADT. 0 or -1. */
+static int fadt_blocks(struct gpe_blk *b, unsigned int *sci)
+{
+	unsigned char t[512];
+	int fd = open("/sys/firmware/acpi/tables/FACP", O_RDONLY);
+	ssize_t n;
+	int i;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, t, sizeof(t));
+	close(fd);
+	if (n < 116)
+		return -1;
+	*sci = le(t + 46, 2);
+	for (i = 0; i < 2; i++) {
+		int gas = 220 + 12 * i;
+
+		b[i].addr = le(t + 80 + 4 * i, 4);
+		b[i].len = t[92 + i];
+		b[i].base = i ? t[94] : 0;
+		b[i].mem = false;
+		/* The 64-bit GAS wins when the table has it and it is set. */
+		if (n >= gas + 12 && le(t + gas + 4, 8)) {
+			b[i].addr = le(t + gas + 4, 8);
+			b[i].mem = t[gas] == 0;
+		}
+	}
+	return 0;
+}
+
+static int ioports_block(struct gpe_blk *b)
+{
+	unsigned long long start, end;
+	char line[256];
+	FILE *f = fopen("/proc/ioports", "r");
+
+	memset(b, 0, 2 * sizeof(*b));
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "ACPI GPE0_BLK") &&
+		    sscanf(line, " %llx-%llx", &start, &end) == 2) {
+			b[0].addr = start;
+			b[0].len = end - start + 1;
+		}
+	if (f)
+		fclose(f);
+	return b[0].len ? 0 : -1;
+}
+
+/* The Linux IRQ of the SCI ("acpi" in /proc/interrupts), or @gsi. */
+static int sci_irq(unsigned int gsi)
+{
+	char line[512];
+	int irq = gsi;
+	FILE *f = fopen("/proc/interrupts", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		size_t n = strlen(line);
+
+		if (n > 6 && !strcmp(line + n - 6, " acpi\n"))
+			irq = atoi(line);
+	}
+	if (f)
+		fclose(f);
+	return irq;
+}
+
+static long long gpe_count(unsigned int gpe, char *state, size_t len)
+{
+	char path[96], buf[128];
+
+	snprintf(path, sizeof(path), "/sys/firmware/acpi/interrupts/gpe%02X", gpe);
+	if (abi_read(path, buf, sizeof(buf)) < 0)
+		return -1;
+	if (state)
+		snprintf(state, len, "%s", buf);
+	return strtoll(buf, NULL, 10);
+}
+
+int cmd_gpe(int argc, char **argv)
+{
+	struct gpe_blk blk[2];
+	char dir[64], name[32], entry[64], irq[16], state[128], *end;
+	unsigned int sci = 9, bit;
+	unsigned long long port = 0;
+	long long before, t0, deadline;
+	bool mem = false;
+	long gpe;
+	int i, err;
+
+	if (argc != 2)
+		return EX_USAGE;
+	gpe = strtol(argv[1], &end, 0);
+	if (*end || gpe < 0 || gpe > 255) {
+		fprintf(stderr, "%s: gpe: '%s' is not a GPE number (0-255)\n", prog, argv[1]);
+		return EX_USAGE;
+	}
+	if (fadt_blocks(blk, &sci) && ioports_block(blk)) {
+		fprintf(stderr, "%s: gpe: no FADT and no GPE0_BLK in /proc/ioports\n", prog);
+		return EX_NODEV;
+	}
+	for (i = 0; i < 2 && !port; i++)
+		if (blk[i].addr && gpe >= blk[i].base &&
+		    gpe < blk[i].base + blk[i].len / 2 * 8) {
+			port = blk[i].addr + (gpe - blk[i].base) / 8;
+			mem = blk[i].mem;
+		}
+	if (!port) {
+		fprintf(stderr, "%s: gpe: GPE %ld is in no GPE block of this machine\n", prog, gpe);
+		return EX_NODEV;
+	}
+	before = gpe_count(gpe, state, sizeof(state));
+	if (!opt.force && (before < 0 || !strstr(state, "enabled") || strstr(state, "disabled"))) {
+		fprintf(stderr, "%s: gpe: GPE %ld is not enabled (%s; -f forces)\n", prog, gpe,
+			before < 0 ? "no counter" : state);
+		return EX_NOCAP;
+	}
+	bit = 1u << (gpe % 8);
+	snprintf(dir, sizeof(dir), IOHOOK_SYS "/%s", mem ? "mem" : "io");
+	snprintf(name, sizeof(name), "%llx", port);
+	snprintf(entry, sizeof(entry), "%s 1 %x %x wc", name, bit, bit);
+	snprintf(irq, sizeof(irq), "%d", sci_irq(sci));
+	err = ovr_add(dir, name, entry);
+	t0 = now_ms();
+	if (!err)
+		err = abi_write(IOHOOK_SYS "/fire_irq", irq);
+	if (err) {
+		undo_all();
+		return err_exit("gpe", err);
+	}
+	deadline = t0 + opt.timeout_ms;
+	err = wait_cleared(dir, name, bit, deadline);
+	while (!err && !opt.dry_run && gpe_count(gpe, NULL, 0) <= before) {
+		if (now_ms() > deadline) {
+			err = -ETIME;
+			break;
+		}
+		usleep(5000);
+	}
+	undo_all();
+	if (err) {
+		fprintf(stderr, "%s: gpe: the driver did not react in %d ms (GPE %ld status still set)\n",
+			prog, opt.timeout_ms, gpe);
+		return EX_TIMEOUT;
+	}
+	printf("gpe %ld: status bit %ld of %s port %llx, SCI IRQ %s; ", gpe, gpe % 8,
+	       mem ? "memory" : "I/O", port, irq);
+	if (opt.dry_run)
+		printf("(dry run)\n");
+	else
+		printf("ACPI handled it in %lld ms\n", now_ms() - t0);
+	return EX_OK;
+}

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * iohook(8) - one command per hardware event, on the iohook sysfs ABI.
+ *
+ * Global options may come before or after the command; -n prints every
+ * sysfs write instead of making it, -v prints them as they are made.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iohook.h"
+
+struct cli_opts opt = { .timeout_ms = 10000 };
+const char *prog = "iohook";
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	bool changes;		/* needs iohook and privilege */
+	bool pci;		/* needs libpci */
+	bool event;		/* raises an event: iohook must be armed */
+	const char *args, *help;
+};
+
+static const struct command commands[] = {
+	{ "list", cmd_list, false, false, false, "",
+	  "Every override in every space: its device, length, mask, value,\n"
+	  "attribute and hits, its condition and policy state. --json for scripts." },
+	{ "status", cmd_status, false, false, false, "",
+	  "Armed or not, overrides per space, and the static keys (with debugfs)." },
+	{ "add", cmd_add, true, false, false, "TARGET ENTRY...",
+	  "Add overrides. TARGET is a device (BDF) or a space (io, mem, pciconf);\n"
+	  "each ENTRY is \"LOCATION LENGTH VALUE MASK ATTR [OPTIONS]\" (hex) as\n"
+	  "the add files take it. All entries are added, or none." },
+	{ "remove", cmd_remove, true, false, false, "TARGET NAME|all",
+	  "Remove the override(s) starting at NAME (\"6e\", \"bar0+8\", \"LOC@VAL\")." },
+	{ "clear", cmd_clear, true, false, false, "",
+	  "Remove every override in every space." },
+	{ "arm", cmd_arm, true, false, false, "", "Make the overrides take effect." },
+	{ "disarm", cmd_disarm, true, false, false, "",
+	  "Show the hardware again; the overrides stay staged." },
+	{ "fire", cmd_fire, true, false, false, "BDF [VECTOR] | irq N",
+	  "Fire a device's interrupt vector (default 0), or Linux IRQ N." },
+	{ "trace", cmd_trace, true, false, false, "[SECONDS]",
+	  "Turn the iohook tracepoints on and stream them until interrupted\n"
+	  "(or for SECONDS); the tracing state found is restored." },
+	{ "hotplug", cmd_hotplug, true, true, true, "SLOT|PORT ACTION",
+	  "A PCI Express hotplug event on a slot (its name in /sys/bus/pci/slots)\n"
+	  "or port (BDF). ACTION: button, present, surprise-removal, link-down,\n"
+	  "link-up, power-fault, mrl-open, mrl-close. Refused when the slot's\n"
+	  "capabilities do not offer it, unless -f. The slot's new state stays\n"
+	  "in overrides; the reverse action or clear restores it." },
+	{ "aer", cmd_aer, true, true, true, "[-s BDF] [FILE]",
+	  "Inject the errors of an aer-inject error file (stdin without FILE)\n"
+	  "as hardware reports them, one after the other, each through its\n"
+	  "Root Port's AER interrupt. -s gives the device for every error." },
+	{ "gpe", cmd_gpe, true, false, true, "N",
+	  "Raise ACPI GPE N through the SCI; the GPE block comes from the FADT." },
+};
+
+#define NCMDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: %s [-n] [-v] [-f] [-t MS] [--json] COMMAND [ARGS]\n\n", prog);
+	for (i = 0; i < NCMDS; i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].args);
+	fprintf(f, "\n  -n, --dry-run  print the sysfs writes, make none\n"
+		"  -v, --verbose  print the sysfs writes as they are made\n"
+		"  -f, --force    act even where the hardware does not offer it\n"
+		"  -t, --timeout MS  wait this long for the driver (default 10000)\n"
+		"  --json         machine-readable list and status\n"
+		"\n%s COMMAND --help, and iohook(8), say more.\n", prog);
+}
+
+static void command_help(const struct command *c)
+{
+	printf("usage: %s [OPTIONS] %s %s\n\n%s\n", prog, c->name, c->args, c->help);
+	printf("\nExit status: 0 done, 1 failed, 2 usage, 3 no iohook, 4 not privileged,\n"
+	       "5 no such device, 6 not offered by the hardware, 7 an override in the way,\n"
+	       "8 the driver did not react in time, 9 malformed error file.\n");
+}
+
+/* Take the global options out of argv, wherever they are. */
+static int global_options(int *argc, char **argv, bool *help)
+{
+	int i, n = 0;
+
+	for (i = 0; i < *argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-n") || !strcmp(a, "--dry-run")) {
+			opt.dry_run = true;
+		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			opt.verbose = true;
+		} else if (!strcmp(a, "-f") || !strcmp(a, "--force")) {
+			opt.force = true;
+		} else if (!strcmp(a, "--json")) {
+			opt.json = true;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			*help = true;
+		} else if (!strcmp(a, "-t") || !strcmp(a, "--timeout")) {
+			char *end;
+
+			if (i + 1 == *argc)
+				return -1;
+			opt.timeout_ms = strtol(argv[++i], &end, 10);
+			if (*end || opt.timeout_ms <= 0)
+				return -1;
+		} else {
+			argv[n++] = argv[i];
+		}
+	}
+	*argc = n;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *c = NULL;
+	bool help = false, armed_here = false;
+	size_t i;
+	int ret;
+
+	argc--, argv++;
+	if (global_options(&argc, argv, &help)) {
+		usage(stderr);
+		return EX_USAGE;
+	}
+	if (!argc) {
+		usage(help ? stdout : stderr);
+		return help ? EX_OK : EX_USAGE;
+	}
+	for (i = 0; i < NCMDS; i++)
+		if (!strcmp(argv[0], commands[i].name))
+			c = &commands[i];
+	if (!c) {
+		fprintf(stderr, "%s: unknown command '%s'\n", prog, argv[0]);
+		usage(stderr);
+		return EX_USAGE;
+	}
+	if (help) {
+		command_help(c);
+		return EX_OK;
+	}
+	ret = abi_present();
+	if (ret == EX_NOIOHOOK || (ret && c->changes))
+		return ret;
+	if (c->pci && pcie_open()) {
+		fprintf(stderr, "%s: cannot open libpci\n", prog);
+		return EX_FAIL;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	/*
+	 * An event needs the overrides in force. Arm if disarmed, and put
+	 * that back too if the command fails.
+	 */
+	if (c->event && abi_read_num(IOHOOK_SYS "/armed") == 0) {
+		ret = abi_write(IOHOOK_SYS "/armed", "1");
+		if (ret)
+			return err_exit("armed", ret);
+		armed_here = true;
+		fprintf(stderr, "%s: iohook was disarmed: armed it\n", prog);
+	}
+	ret = c->fn(argc, argv);
+	if (ret && armed_here)
+		abi_write(IOHOOK_SYS "/armed", "0");
+	if (ret == EX_USAGE)
+		fprintf(stderr, "usage: %s %s %s\n", prog, c->name, c->args);
+	pcie_close();
+	return ret;
+}
