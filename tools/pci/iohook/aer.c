@@ -11,8 +11,8 @@
  *     Error Source Identification for each kind;
  *   - then the port's AER interrupt (the vector its Advanced Error
  *     Interrupt Message Number names).
- * It waits until the AER driver has counted the error and cleared what it
- * clears, says how long that took, and removes the overrides: an error
+ * It waits until the AER driver has counted the messages and cleared what
+ * it clears, says how long that took, and removes the overrides: an error
  * leaves no state behind.
  */
 #include <errno.h>
@@ -26,22 +26,17 @@
 
 #define ROOT_STA_MASK	0x7f
 
-static long long aer_total(const char *bdf, const char *file, const char *key)
+/* The Root Port's count of messages of one kind (6.x sysfs). */
+static long long rp_total(const char *rp_bdf, const char *file)
 {
-	char path[256], buf[2048], *p;
-	size_t n = strlen(key);
+	char path[256];
 
-	snprintf(path, sizeof(path), PCI_DEVS "/%s/%s", bdf, file);
-	if (abi_read(path, buf, sizeof(buf)) < 0)
-		return -1;
-	for (p = buf; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
-		if (!strncmp(p, key, n) && p[n] == ' ')
-			return atoll(p + n + 1);
-	return -1;
+	snprintf(path, sizeof(path), PCI_DEVS "/%s/%s", rp_bdf, file);
+	return abi_read_num(path);
 }
 
 struct kind {
-	const char *file, *key;
+	const char *file;
 	long long before;
 };
 
@@ -77,9 +72,9 @@ static int inject(const struct aer_error *e)
 	struct pci_dev *dev, *rp;
 	uint32_t sever, cmask, umask, rs, src, cmd, devid;
 	struct kind kinds[3] = {
-		{ "aer_dev_correctable", "TOTAL_ERR_COR", -1 },
-		{ "aer_dev_nonfatal", "TOTAL_ERR_NONFATAL", -1 },
-		{ "aer_dev_fatal", "TOTAL_ERR_FATAL", -1 },
+		{ "aer_rootport_total_err_cor", -1 },
+		{ "aer_rootport_total_err_nonfatal", -1 },
+		{ "aer_rootport_total_err_fatal", -1 },
 	};
 	bool want[3];
 	int aer, rp_aer, err, i, fep;
@@ -125,7 +120,7 @@ static int inject(const struct aer_error *e)
 	}
 	for (i = 0; i < 3; i++)
 		if (want[i])
-			kinds[i].before = aer_total(bdf, kinds[i].file, kinds[i].key);
+			kinds[i].before = rp_total(rp_bdf, kinds[i].file);
 
 	/* The Root Port's view: as the messages arrive on what is latched. */
 	rs = pci_read_long(rp, rp_aer + PCI_ERR_ROOT_STATUS);
@@ -196,17 +191,18 @@ static int inject(const struct aer_error *e)
 	}
 
 	/*
-	 * Handled: the port's status read and cleared, the error counted on
-	 * the device, and the device's status cleared where Linux clears it
-	 * (correctable at once, non-fatal after recovery; a fatal error's
-	 * status is left to the device's reset).
+	 * Handled: the port's status read and cleared, each kind of message
+	 * counted by the port, and the device's status cleared where Linux
+	 * clears it (correctable at once, non-fatal after recovery; Linux
+	 * does not read or clear an endpoint's status for a fatal error, and
+	 * its recovery, a link reset, goes on after this).
 	 */
 	deadline = t0 + opt.timeout_ms;
 	snprintf(name, sizeof(name), "%x", rp_aer + PCI_ERR_ROOT_STATUS);
 	err = wait_cleared(rp_dir, name, rs & ROOT_STA_MASK, deadline);
 	for (i = 0; !err && i < 3; i++)
 		while (!opt.dry_run && kinds[i].before >= 0 &&
-		       aer_total(bdf, kinds[i].file, kinds[i].key) <= kinds[i].before) {
+		       rp_total(rp_bdf, kinds[i].file) <= kinds[i].before) {
 			if (now_ms() > deadline) {
 				err = -ETIME;
 				break;
@@ -287,8 +283,10 @@ int cmd_aer(int argc, char **argv)
 		return EX_USAGE;
 	}
 	f = !file || !strcmp(file, "-") ? stdin : fopen(file, "r");
-	if (!f)
-		return err_exit(file, -errno);
+	if (!f) {
+		fprintf(stderr, "%s: %s: %s\n", prog, file, strerror(errno));
+		return EX_FAIL;
+	}
 	text = slurp(f);
 	if (f != stdin)
 		fclose(f);

@@ -143,7 +143,8 @@ int cmd_gpe(int argc, char **argv)
 		return EX_NODEV;
 	}
 	before = gpe_count(gpe, state, sizeof(state));
-	if (!opt.force && (before < 0 || !strstr(state, "enabled") || strstr(state, "disabled"))) {
+	/* "  N  EN  enabled  unmasked"; else disabled, or invalid (no handler). */
+	if (!opt.force && (before < 0 || !strstr(state, " enabled"))) {
 		fprintf(stderr, "%s: gpe: GPE %ld is not enabled (%s; -f forces)\n", prog, gpe,
 			before < 0 ? "no counter" : state);
 		return EX_NOCAP;

@@ -1,0 +1,717 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * iohook_cli - every command and every error message of iohook(8), and
+ * its "aer" checked against the kernel's own injector.
+ *
+ * The CLI runs as a program (the one built next to this test, else the
+ * one on PATH); each test asserts on its exit status and message, and on
+ * what the kernel exposes afterwards: override directories, slot state,
+ * lspci, AER counters, GPE counters, carrier.
+ *
+ * The "cmp" tests load aer_inject (AER_INJECT_KO names its .ko) and feed
+ * the same aer-inject error files to /dev/aer_inject, through a minimal
+ * writer of its documented struct, and to "iohook aer": both must give
+ * the same AER log lines (the injector's own line left out, and the
+ * "(First)" mark that only iohook's First Error Pointer gives), the same
+ * counter changes and the same e1000e recovery.
+ */
+#include <stdint.h>
+#include <sys/wait.h>
+
+#include "iohook_machine.h"
+#include "kselftest_harness.h"
+
+static char cli_path[256] = "iohook";
+
+/* iohook(8) next to this program, else the one on PATH. */
+static void find_cli(void)
+{
+	char self[200];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0)
+		return;
+	self[n] = 0;
+	*strrchr(self, '/') = 0;
+	snprintf(cli_path, sizeof(cli_path), "%s/iohook", self);
+	if (access(cli_path, X_OK))
+		snprintf(cli_path, sizeof(cli_path), "iohook");
+}
+
+/* Run "[PREFIX] iohook ARGS" with stderr; all its output in @out; exit status. */
+static int run(char *out, size_t len, const char *prefix, const char *fmt, va_list ap)
+{
+	char args[1024], cmd[1400];
+	size_t n = 0;
+	FILE *f;
+	int st;
+
+	vsnprintf(args, sizeof(args), fmt, ap);
+	snprintf(cmd, sizeof(cmd), "%s %s %s 2>&1", prefix, cli_path, args);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	while (n + 1 < len && fgets(out + n, len - n, f))
+		n += strlen(out + n);
+	out[n] = 0;
+	while (fgetc(f) != EOF)
+		;
+	st = pclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int cli(char *out, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = run(out, len, "", fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+static int cli_as(const char *prefix, char *out, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = run(out, len, prefix, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/* A file under /tmp with @text; its path in @path. */
+static void put_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+FIXTURE(cli)
+{
+	char out[8192];
+	char ifname[IFNAMSIZ];
+};
+
+FIXTURE_SETUP(cli)
+{
+	find_cli();
+	clear_all();
+	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	ASSERT_EQ(0, nic_restore());
+	ASSERT_EQ(0, pci_ifname(NIC, self->ifname, sizeof(self->ifname)));
+}
+
+FIXTURE_TEARDOWN(cli)
+{
+	clear_all();
+	sysfs_write(ARMED, "1");
+	nic_restore();
+}
+
+TEST_F(cli, help_and_usage)
+{
+	static const char *const cmds[] = { "list", "status", "add", "remove", "clear",
+		"arm", "disarm", "fire", "trace", "hotplug", "aer", "gpe" };
+	unsigned int i;
+
+	EXPECT_EQ(0, cli(self->out, sizeof(self->out), "--help"));
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		EXPECT_EQ(0, cli(self->out, sizeof(self->out), "%s --help", cmds[i]));
+		EXPECT_NE(NULL, strstr(self->out, "usage: iohook [OPTIONS] "));
+		EXPECT_NE(NULL, strstr(self->out, "8 the driver did not react in time"));
+	}
+	EXPECT_EQ(2, cli(self->out, sizeof(self->out), ""));
+	EXPECT_EQ(2, cli(self->out, sizeof(self->out), "frobnicate"));
+	EXPECT_NE(NULL, strstr(self->out, "iohook: unknown command 'frobnicate'"));
+	EXPECT_EQ(2, cli(self->out, sizeof(self->out), "-t nope status"));
+	EXPECT_EQ(2, cli(self->out, sizeof(self->out), "remove " RP1));
+	EXPECT_NE(NULL, strstr(self->out, "usage: iohook remove TARGET NAME|all"));
+}
+
+TEST_F(cli, add_list_remove_clear)
+{
+	char *o = self->out;
+	size_t n = sizeof(self->out);
+
+	ASSERT_EQ(0, cli(o, n, "add 00:1c.0 '6e 1 48 ff wc' '70 2 0 ffff ro'"));
+	EXPECT_TRUE(path_exists(OVR(RP1) "/6e"));
+	ASSERT_EQ(0, cli(o, n, "add " NIC " 'bar0+8 4 0 1 ro skip=1 count=2'"));
+	ASSERT_EQ(0, cli(o, n, "add io '70 1 0 ff ro'"));
+
+	ASSERT_EQ(0, cli(o, n, "list"));
+	EXPECT_NE(NULL, strstr(o, "pciconf 0000:00:1c.0+6e          0000:00:1c.0"));
+	EXPECT_NE(NULL, strstr(o, "skip=1 count=2 seen=0 applied=0 exhausted=0"));
+	EXPECT_NE(NULL, strstr(o, "io      70 "));
+	ASSERT_EQ(0, cli(o, n, "--json list"));
+	EXPECT_NE(NULL, strstr(o, "{\"space\": \"pciconf\", \"name\": \"0000:00:1c.0+6e\", "
+			       "\"device\": \"0000:00:1c.0\", \"length\": \"0x1\", \"mask\": \"0xff\", "
+			       "\"value\": \"0x48\", \"attr\": \"wc\", \"hits\": 0"));
+	EXPECT_NE(NULL, strstr(o, "\"device\": \"" NIC "\""));	/* the BAR's owner */
+
+	/* The kernel's errors, one line each, with the documented codes. */
+	EXPECT_EQ(7, cli(o, n, "add 00:1c.0 '6e 2 0 ffff ro'"));
+	EXPECT_STREQ("iohook: add: File exists\n", o);
+	EXPECT_EQ(1, cli(o, n, "add 00:1c.0 '6e 1 100 ff ro'"));
+	EXPECT_STREQ("iohook: add: Invalid argument\n", o);
+	EXPECT_EQ(5, cli(o, n, "add 00:1f.7 '6e 1 0 ff ro'"));
+	EXPECT_STREQ("iohook: 00:1f.7: no such PCI device\n", o);
+	EXPECT_EQ(2, cli(o, n, "add nowhere '6e 1 0 ff ro'"));
+	EXPECT_STREQ("iohook: nowhere: not a space (io, mem, pciconf) or a PCI device\n"
+		     "usage: iohook add TARGET ENTRY...\n", o);
+
+	ASSERT_EQ(0, cli(o, n, "remove 00:1c.0 6e"));
+	EXPECT_FALSE(path_exists(OVR(RP1) "/6e"));
+	EXPECT_EQ(5, cli(o, n, "remove 00:1c.0 6e"));
+	EXPECT_STREQ("iohook: remove: No such file or directory\n", o);
+	ASSERT_EQ(0, cli(o, n, "clear"));
+	ASSERT_EQ(0, cli(o, n, "--json status"));
+	EXPECT_STREQ("{\"armed\": 1, \"io\": 0, \"mem\": 0, \"pciconf\": 0, "
+		     "\"keys\": \"pciconf=0 mem=0 io=0\"}\n", o);
+}
+
+TEST_F(cli, arm_disarm_status)
+{
+	char *o = self->out;
+	size_t n = sizeof(self->out);
+
+	ASSERT_EQ(0, cli(o, n, "add 00:1c.0 '6e 1 48 ff ro'"));
+	ASSERT_EQ(0, cli(o, n, "disarm"));
+	EXPECT_EQ(0, sysfs_read_num(ARMED));
+	ASSERT_EQ(0, cli(o, n, "status"));
+	EXPECT_STREQ("armed 0; overrides: io 0, mem 0, pciconf 1; keys pciconf=0 mem=0 io=0\n", o);
+	ASSERT_EQ(0, cli(o, n, "arm"));
+	ASSERT_EQ(0, cli(o, n, "status"));
+	EXPECT_STREQ("armed 1; overrides: io 0, mem 0, pciconf 1; keys pciconf=1 mem=0 io=0\n", o);
+	EXPECT_EQ(2, cli(o, n, "arm now"));
+}
+
+TEST_F(cli, fire_vectors_and_irqs)
+{
+	char *o = self->out;
+	size_t n = sizeof(self->out);
+	int irq = msi_irq(RP1, 0), sci = sci_irq();
+	long long before = irq_count(irq), sci_before = irq_count(sci);
+
+	ASSERT_GT(irq, 0);
+	ASSERT_EQ(0, cli(o, n, "fire 00:1c.0"));
+	EXPECT_TRUE(WAIT_FOR(irq_count(irq) > before, 2000));
+	ASSERT_EQ(0, cli(o, n, "fire irq %d", sci));
+	EXPECT_TRUE(WAIT_FOR(irq_count(sci) > sci_before, 2000));
+	EXPECT_EQ(1, cli(o, n, "fire 00:1c.0 7"));
+	EXPECT_STREQ("iohook: fire: Numerical result out of range\n", o);
+	EXPECT_EQ(1, cli(o, n, "fire irq 99999"));
+	EXPECT_STREQ("iohook: fire irq: Invalid argument\n", o);
+	EXPECT_EQ(5, cli(o, n, "fire 00:1f.7"));
+	EXPECT_EQ(2, cli(o, n, "fire 1c.0"));
+}
+
+TEST_F(cli, dry_run_and_verbose)
+{
+	char *o = self->out;
+	size_t n = sizeof(self->out);
+	int exp = cap_of(RP2, PCI_CAP_ID_EXP, PCI_CAP_NORMAL);
+	char want[256];
+
+	ASSERT_GT(exp, 0);
+	ASSERT_EQ(0, cli(o, n, "-n add 00:1c.0 '6e 1 48 ff wc'"));
+	EXPECT_STREQ("would write 6e 1 48 ff wc > " OVR(RP1) "/add\n", o);
+	EXPECT_FALSE(path_exists(OVR(RP1) "/6e"));
+	/* An event: every write it would make, and none made. */
+	ASSERT_EQ(0, cli(o, n, "-n hotplug 2 present"));
+	snprintf(want, sizeof(want), "would write %x 2 148 16f wc > " OVR(RP2) "/add\n",
+		 exp + 0x1a);
+	EXPECT_NE(NULL, strstr(o, want));
+	EXPECT_NE(NULL, strstr(o, "would write 0 > " PCI_DEVS "/" RP2 "/fire_irq\n"));
+	EXPECT_NE(NULL, strstr(o, "slot 2 (" RP2 "): card present (dry run)\n"));
+	ASSERT_EQ(0, cli(o, n, "status"));
+	EXPECT_NE(NULL, strstr(o, "io 0, mem 0, pciconf 0"));
+	EXPECT_EQ(0, sysfs_read_num("/sys/bus/pci/slots/2/adapter"));
+	/* -v: the same writes, made. */
+	ASSERT_EQ(0, cli(o, n, "-v add 00:1c.0 '6e 1 48 ff wc'"));
+	EXPECT_STREQ("write 6e 1 48 ff wc > " OVR(RP1) "/add\n", o);
+	EXPECT_TRUE(path_exists(OVR(RP1) "/6e"));
+}
+
+TEST_F(cli, trace_streams_and_restores)
+{
+	const char *en = "/sys/kernel/tracing/events/iohook/iohook_read/enable";
+	char *o = self->out, cmd[512];
+	FILE *f;
+	size_t got = 0;
+
+	ASSERT_EQ(0, sysfs_write(en, "0"));
+	ASSERT_EQ(0, cli(o, sizeof(self->out), "add 00:1c.0 '6e 1 48 ff ro'"));
+	snprintf(cmd, sizeof(cmd), "%s trace 3 2>&1", cli_path);
+	f = popen(cmd, "r");
+	ASSERT_NE(NULL, f);
+	msleep(800);
+	EXPECT_EQ(0, system("setpci -s 00:1c.0 0x6e.b >/dev/null"));
+	while (got + 1 < sizeof(self->out) && fgets(o + got, sizeof(self->out) - got, f))
+		got += strlen(o + got);
+	EXPECT_EQ(0, pclose(f));
+	EXPECT_NE(NULL, strstr(o, "iohook_read: pciconf addr=0xe006e width=1 hw="));
+	EXPECT_NE(NULL, strstr(o, "val=0x48 overrides=1"));
+	EXPECT_EQ(0, sysfs_read_num(en));	/* put back as found */
+	ASSERT_EQ(0, sysfs_write(en, "1"));
+	EXPECT_EQ(0, cli(o, sizeof(self->out), "trace 1"));
+	EXPECT_EQ(1, sysfs_read_num(en));
+	sysfs_write(en, "0");
+}
+
+/* Slot 2 is empty: a card appears, then goes by surprise. */
+TEST_F(cli, hotplug_present_then_surprise_removal)
+{
+	char *o = self->out;
+	size_t n = sizeof(self->out);
+
+	ASSERT_EQ(0, sysfs_read_num("/sys/bus/pci/slots/2/adapter"));
+	ASSERT_EQ(0, cli(o, n, "hotplug 2 present"));
+	EXPECT_NE(NULL, strstr(o, "slot 2 (" RP2 "): card present; the driver handled it in "));
+	EXPECT_EQ(1, sysfs_read_num("/sys/bus/pci/slots/2/adapter"));
+	msleep(1500);	/* pciehp tries the link, finds none */
+	ASSERT_EQ(0, cli(o, n, "hotplug " RP2 " surprise-removal"));
+	EXPECT_NE(NULL, strstr(o, "card removed by surprise; the driver handled it in "));
+	EXPECT_EQ(0, sysfs_read_num("/sys/bus/pci/slots/2/adapter"));
+	msleep(1000);
+	ASSERT_EQ(0, cli(o, n, "clear"));
+	EXPECT_EQ(0, sysfs_read_num("/sys/bus/pci/slots/2/adapter"));
+}
+
+/* Slot 1 holds the e1000e: pull it by surprise, then put it back. */
+TEST_F(cli, hotplug_surprise_removal_and_back)
+{
+	char *o = self->out;
+	size_t n = sizeof(self->out);
+
+	ASSERT_EQ(0, cli(o, n, "hotplug 1 surprise-removal"));
+	EXPECT_TRUE(WAIT_FOR(!path_exists(PCI_DEVS "/" NIC), 15000));
+	EXPECT_FALSE(in_lspci("01:00.0"));
+	/* The state stays: the card's config space reads all-ones. */
+	EXPECT_TRUE(path_exists(IOHOOK_SYS "/pciconf/" NIC "+0"));
+	EXPECT_EQ(0, sysfs_read_num("/sys/bus/pci/slots/1/adapter"));
+	msleep(1000);
+	ASSERT_EQ(0, cli(o, n, "hotplug 1 present"));
+	EXPECT_FALSE(path_exists(IOHOOK_SYS "/pciconf/" NIC "+0"));
+	EXPECT_TRUE(WAIT_FOR(nic_bound(), 15000));
+	EXPECT_TRUE(in_lspci("01:00.0"));
+	EXPECT_EQ(1, sysfs_read_num("/sys/bus/pci/slots/1/power"));
+}
+
+/* The attention button powers the slot off, and a second press on. */
+TEST_F(cli, hotplug_button_twice)
+{
+	char *o = self->out;
+	size_t n = sizeof(self->out);
+
+	ASSERT_EQ(0, cli(o, n, "-v hotplug 1 button"));
+	EXPECT_NE(NULL, strstr(o, "write 0 > " PCI_DEVS "/" RP1 "/fire_irq\n"));
+	EXPECT_NE(NULL, strstr(o, "attention button pressed; the driver handled it in "));
+	EXPECT_TRUE(WAIT_FOR(!in_lspci("01:00.0"), 12000));
+	EXPECT_TRUE(WAIT_FOR(sysfs_read_num("/sys/bus/pci/slots/1/power") == 0, 5000));
+	ASSERT_EQ(0, cli(o, n, "hotplug 1 button"));
+	EXPECT_TRUE(WAIT_FOR(nic_bound(), 15000));
+	EXPECT_EQ(1, sysfs_read_num("/sys/bus/pci/slots/1/power"));
+}
+
+TEST_F(cli, hotplug_link_down_up_and_power_fault)
+{
+	char *o = self->out;
+	size_t n = sizeof(self->out);
+
+	ASSERT_EQ(0, cli(o, n, "hotplug 1 link-down"));
+	EXPECT_NE(NULL, strstr(o, "link down; the driver handled it in "));
+	EXPECT_TRUE(WAIT_FOR(!path_exists(PCI_DEVS "/" NIC), 15000));
+	msleep(1000);
+	ASSERT_EQ(0, cli(o, n, "hotplug 1 link-up"));
+	EXPECT_TRUE(WAIT_FOR(nic_bound(), 15000));
+	ASSERT_EQ(0, cli(o, n, "hotplug 1 power-fault"));
+	EXPECT_NE(NULL, strstr(o, "power fault; the driver handled it in "));
+}
+
+TEST_F(cli, hotplug_refusals_and_undo)
+{
+	char *o = self->out;
+	size_t n = sizeof(self->out);
+	int exp = cap_of(RP1, PCI_CAP_ID_EXP, PCI_CAP_NORMAL);
+	char entry[64];
+
+	ASSERT_GT(exp, 0);
+	/* QEMU's slots have no MRL sensor. */
+	EXPECT_EQ(6, cli(o, n, "hotplug 1 mrl-open"));
+	EXPECT_NE(NULL, strstr(o, "iohook: hotplug: slot of " RP1 " does not offer mrl-open (Slot Capabilities "));
+	EXPECT_FALSE(path_exists(OVR(RP1) "/%x", exp + 0x1a));
+	/* Forced: latched, and not signalled, as pciehp leaves MRLSCE off. */
+	EXPECT_EQ(0, cli(o, n, "-f hotplug 1 mrl-open"));
+	EXPECT_NE(NULL, strstr(o, "MRL opened; latched, not signalled"));
+	EXPECT_EQ(0x24, sysfs_read_num(OVR(RP1) "/%x/value", exp + 0x1a) & 0x24);
+	ASSERT_EQ(0, cli(o, n, "clear"));
+
+	EXPECT_EQ(2, cli(o, n, "hotplug 1 wiggle"));
+	EXPECT_STREQ("iohook: hotplug: unknown action 'wiggle' (see iohook hotplug --help)\n"
+		     "usage: iohook hotplug SLOT|PORT ACTION\n", o);
+	EXPECT_EQ(5, cli(o, n, "hotplug 9 button"));
+	EXPECT_STREQ("iohook: hotplug: no such slot or port: 9\n", o);
+	EXPECT_EQ(6, cli(o, n, "hotplug 00:1f.0 button"));
+	EXPECT_STREQ("iohook: hotplug: 0000:00:1f.0 has no PCI Express slot\n", o);
+
+	/* Someone else's override on Slot Status: refused, nothing left. */
+	snprintf(entry, sizeof(entry), "%x 1 8 8 ro", exp + 0x1a);
+	ASSERT_EQ(0, sysfs_write(OVR(RP1) "/add", entry));
+	EXPECT_EQ(7, cli(o, n, "hotplug 1 button"));
+	EXPECT_NE(NULL, strstr(o, "an override is already in the way"));
+	EXPECT_FALSE(path_exists(OVR(RP1) "/%x", exp + 0x19));	/* power: undone */
+	EXPECT_TRUE(path_exists(OVR(RP1) "/%x", exp + 0x1a));	/* theirs: kept */
+	EXPECT_TRUE(nic_bound());
+}
+
+TEST_F(cli, gpe_delivery_errors_and_timeout)
+{
+	char *o = self->out, path[64], state[64];
+	size_t n = sizeof(self->out);
+	long long before = sysfs_read_num("/sys/firmware/acpi/interrupts/gpe02");
+	int off = -1, g;
+
+	ASSERT_GE(before, 0);
+	ASSERT_EQ(0, cli(o, n, "gpe 2"));
+	EXPECT_NE(NULL, strstr(o, "gpe 2: status bit 2 of I/O port "));
+	EXPECT_NE(NULL, strstr(o, "ACPI handled it in "));
+	EXPECT_EQ(before + 1, sysfs_read_num("/sys/firmware/acpi/interrupts/gpe02"));
+	ASSERT_EQ(0, cli(o, n, "status"));
+	EXPECT_NE(NULL, strstr(o, "io 0, mem 0, pciconf 0"));
+
+	EXPECT_EQ(2, cli(o, n, "gpe 300"));
+	EXPECT_STREQ("iohook: gpe: '300' is not a GPE number (0-255)\n"
+		     "usage: iohook gpe N\n", o);
+	EXPECT_EQ(5, cli(o, n, "gpe 250"));
+	EXPECT_STREQ("iohook: gpe: GPE 250 is in no GPE block of this machine\n", o);
+
+	/* A GPE not enabled: refused; forced, ACPICA ignores it: timeout. */
+	for (g = 0; g < 64 && off < 0; g++) {
+		snprintf(path, sizeof(path), "/sys/firmware/acpi/interrupts/gpe%02X", g);
+		if (sysfs_read(path, state, sizeof(state)) > 0 && !strstr(state, " enabled"))
+			off = g;
+	}
+	ASSERT_GE(off, 0);
+	EXPECT_EQ(6, cli(o, n, "gpe %d", off));
+	EXPECT_NE(NULL, strstr(o, "is not enabled"));
+	EXPECT_EQ(8, cli(o, n, "-f -t 700 gpe %d", off));
+	snprintf(path, sizeof(path), "iohook: gpe: the driver did not react in 700 ms (GPE %d", off);
+	EXPECT_NE(NULL, strstr(o, path));
+	ASSERT_EQ(0, cli(o, n, "status"));
+	EXPECT_NE(NULL, strstr(o, "io 0, mem 0, pciconf 0"));	/* undone */
+}
+
+#define DONE "aer 0000:01:00.0: correctable BAD_TLP, reported by " RP1 "; the driver handled it in "
+
+TEST_F(cli, aer_files_and_their_errors)
+{
+	char *o = self->out;
+	size_t n = sizeof(self->out);
+	long long cor = aer_counter(NIC, "aer_dev_correctable", "TOTAL_ERR_COR");
+	long long bad = aer_counter(NIC, "aer_dev_correctable", "BadTLP");
+
+	put_file("/tmp/aer-cor", "# correctable\naer\nid 01:00.0 cor_status bad_tlp\n");
+	ASSERT_EQ(0, cli(o, n, "aer /tmp/aer-cor"));
+	EXPECT_EQ(0, strncmp(o, DONE, strlen(DONE))) TH_LOG("%s", o);
+	EXPECT_EQ(cor + 1, aer_counter(NIC, "aer_dev_correctable", "TOTAL_ERR_COR"));
+	EXPECT_EQ(bad + 1, aer_counter(NIC, "aer_dev_correctable", "BadTLP"));
+	ASSERT_EQ(0, cli(o, n, "status"));
+	EXPECT_NE(NULL, strstr(o, "io 0, mem 0, pciconf 0"));	/* no state left */
+
+	put_file("/tmp/aer-bad", "AER\nCOR_STATUS BAD_TLP\n  HL 1 2 x3 4\n");
+	EXPECT_EQ(9, cli(o, n, "aer -s 01:00.0 /tmp/aer-bad"));
+	EXPECT_STREQ("/tmp/aer-bad:3:10: expected a number after HEADER_LOG\n", o);
+	put_file("/tmp/aer-bad", "AER\nCOR COMP_TIME\n");
+	EXPECT_EQ(9, cli(o, n, "aer -s 01:00.0 /tmp/aer-bad"));
+	EXPECT_STREQ("/tmp/aer-bad:2:5: COMP_TIME is not a correctable error\n", o);
+	put_file("/tmp/aer-bad", "COR RCVR\n");
+	EXPECT_EQ(9, cli(o, n, "aer -s 01:00.0 /tmp/aer-bad"));
+	EXPECT_STREQ("/tmp/aer-bad:1:1: expected AER to start an error\n", o);
+	put_file("/tmp/aer-bad", "AER COR RCVR\nAER FROB 1\n");
+	EXPECT_EQ(9, cli(o, n, "aer -s 01:00.0 /tmp/aer-bad"));
+	EXPECT_STREQ("/tmp/aer-bad:2:5: unknown keyword 'FROB'\n", o);
+	put_file("/tmp/aer-bad", "AER COR RCVR\n");
+	EXPECT_EQ(9, cli(o, n, "aer /tmp/aer-bad"));
+	EXPECT_STREQ("/tmp/aer-bad:1: this error names no device (PCI_ID, or -s)\n", o);
+	EXPECT_EQ(5, cli(o, n, "aer -s 03:00.0 /tmp/aer-bad"));
+	EXPECT_STREQ("iohook: aer: no such PCI device: 0000:03:00.0\n", o);
+	EXPECT_EQ(6, cli(o, n, "aer -s 00:1f.0 /tmp/aer-bad"));
+	EXPECT_STREQ("iohook: aer: 0000:00:1f.0 has no AER capability\n", o);
+	EXPECT_EQ(1, cli(o, n, "aer /tmp/no-such-file"));	/* a file, not a device */
+	EXPECT_STREQ("iohook: /tmp/no-such-file: No such file or directory\n", o);
+	EXPECT_EQ(cor + 1, aer_counter(NIC, "aer_dev_correctable", "TOTAL_ERR_COR"));
+}
+
+TEST_F(cli, errors_without_iohook_or_privilege)
+{
+	char *o = self->out;
+	size_t n = sizeof(self->out);
+
+	/* Not root: every change refused, reading allowed. */
+	EXPECT_EQ(4, cli_as("setpriv --reuid=65534 --regid=65534 --clear-groups", o, n,
+			    "clear"));
+	EXPECT_STREQ("iohook: not privileged: iohook needs root (CAP_SYS_ADMIN)\n", o);
+	EXPECT_EQ(0, cli_as("setpriv --reuid=65534 --regid=65534 --clear-groups", o, n,
+			    "status"));
+	/* A kernel without iohook: no /sys/kernel/iohook. */
+	EXPECT_EQ(3, cli_as("unshare -m sh -c 'mount -t tmpfs none /sys/kernel && exec \"$0\" \"$@\"'",
+			    o, n, "status"));
+	EXPECT_STREQ("iohook: no iohook in this kernel (/sys/kernel/iohook missing; CONFIG_IOHOOK=y)\n", o);
+}
+
+/* --- the same error files through the kernel's aer_inject --------------- */
+
+struct aer_error_inj {		/* drivers/pci/pcie/aer_inject.c */
+	uint8_t bus, dev, fn;
+	uint32_t uncor_status, cor_status;
+	uint32_t header_log0, header_log1, header_log2, header_log3;
+	uint32_t domain;
+};
+
+struct aer_case {
+	const char *name, *file;
+	int n;
+	struct aer_error_inj err[5];
+};
+
+static const struct aer_case cases[] = {
+	{ "correctable", "AER\nPCI_ID 0000:01:00.0\nCOR_STATUS BAD_TLP\nHEADER_LOG 0 1 2 3\n",
+	  1, { { 1, 0, 0, 0, 0x40, 0, 1, 2, 3, 0 } } },
+	{ "nonfatal", "AER\nPCI_ID 01:00.0\nUNCOR_STATUS COMP_TIME\nHEADER_LOG 0 1 2 3\n",
+	  1, { { 1, 0, 0, 0x4000, 0, 0, 1, 2, 3, 0 } } },
+	{ "fatal", "aer BUS 1 DEV 0 FN 0 uncorrectable MALF_TLP hl 4 5 6 7\n",
+	  1, { { 1, 0, 0, 0x40000, 0, 4, 5, 6, 7, 0 } } },
+	{ "mixed-corr-nonfatal",
+	  "AER\nID 01:00.0\nCOR_STATUS BAD_TLP\nUNCOR_STATUS COMP_ABORT\nHEADER_LOG 0 1 2 3\n",
+	  1, { { 1, 0, 0, 0x8000, 0x40, 0, 1, 2, 3, 0 } } },
+	{ "several-in-one-file",
+	  "AER ID 01:00.0 COR RCVR\nAER ID 01:00.0 UNCOR UNSUP HL 0x40000001 2 3 4\n"
+	  "AER ID 01:00.0 CORRECTABLE REP_ROLL REP_TIMER\n",
+	  3, { { 1, 0, 0, 0, 0x1, 0, 0, 0, 0, 0 },
+	       { 1, 0, 0, 0x100000, 0, 0x40000001, 2, 3, 4, 0 },
+	       { 1, 0, 0, 0, 0x1100, 0, 0, 0, 0, 0 } } },
+	{ "syntax-variations",	/* aer-inject's example, the id from -s */
+	  "# Variations in syntax\naer\n# pci_id [WWWW:]XX.YY.Z\ncor_status rcvr\n"
+	  "header_log 0 1 2 3\n#\nAER\nCOR BAD_TLP\nHL 4 5 6 7\n"
+	  "AER\nCOR_STATUS BAD_DLLP REP_ROLL\nHEADER_LOG 010 0x9 0xa 0xB\n"
+	  "AER\nCOR_STATUS REP_TIMER\nAER COR_STATUS 0x2 HEADER_LOG 0 1 2 3\n",
+	  5, { { 1, 0, 0, 0, 0x1, 0, 1, 2, 3, 0 },
+	       { 1, 0, 0, 0, 0x40, 4, 5, 6, 7, 0 },
+	       { 1, 0, 0, 0, 0x180, 8, 9, 10, 11, 0 },
+	       { 1, 0, 0, 0, 0x1000, 0, 0, 0, 0, 0 },
+	       { 1, 0, 0, 0, 0x2, 0, 1, 2, 3, 0 } } },
+};
+
+/*
+ * The counters by name: a file grows a line ("dev_cor_errs_bit[1]") the
+ * first time a bit without a name is counted.
+ */
+struct aer_snap {
+	int n;
+	char name[96][48];
+	long long v[96];
+	long long rp[3];
+};
+
+static void snap(struct aer_snap *s)
+{
+	static const char *const files[] = { "aer_dev_correctable", "aer_dev_nonfatal",
+		"aer_dev_fatal" };
+	static const char *const rp[] = { "aer_rootport_total_err_cor",
+		"aer_rootport_total_err_nonfatal", "aer_rootport_total_err_fatal" };
+	char path[128], line[128];
+	int i;
+	FILE *f;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), PCI_DEVS "/" NIC "/%s", files[i]);
+		f = fopen(path, "r");
+		while (f && s->n < 96 && fgets(line, sizeof(line), f)) {
+			char *sp = strrchr(line, ' ');
+
+			if (!sp)
+				continue;
+			s->v[s->n] = atoll(sp + 1);
+			snprintf(s->name[s->n++], sizeof(s->name[0]), "%s:%.*s", files[i],
+				 (int)(sp - line), line);
+		}
+		if (f)
+			fclose(f);
+		s->rp[i] = sysfs_read_num(PCI_DEVS "/" RP1 "/%s", rp[i]);
+	}
+}
+
+static long long counter(const struct aer_snap *s, const char *name)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->name[i], name))
+			return s->v[i];
+	return 0;
+}
+
+static long long rp_messages(void)
+{
+	struct aer_snap s;
+
+	snap(&s);
+	return s.rp[0] + s.rp[1] + s.rp[2];
+}
+
+/* The AER lines the kernel logged after @mark, normalised. */
+static void aer_log(const char *mark, char *out, size_t len)
+{
+	char cmd[256];
+	size_t n = 0;
+	char line[512];
+	bool after = false;
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "dmesg");
+	f = popen(cmd, "r");
+	out[0] = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		char *s = strchr(line, ']'), *first;
+
+		s = s ? s + 2 : line;
+		if (strstr(s, mark)) {
+			after = true;
+			continue;
+		}
+		if (!after || strstr(s, "aer_inject:") ||
+		    !(strstr(s, "AER") || strstr(s, "PCIe Bus Error") ||
+		      strstr(s, "error status") || strstr(s, "    [")))
+			continue;
+		first = strstr(s, " (First)");
+		if (first)
+			memmove(first, first + 8, strlen(first + 8) + 1);
+		n += snprintf(out + n, n < len ? len - n : 0, "%s", s);
+	}
+	if (f)
+		pclose(f);
+}
+
+static void kmsg(const char *s)
+{
+	sysfs_write("/dev/kmsg", s);
+}
+
+/* Through /dev/aer_inject, each error waited for as the CLI waits. */
+static int inject_kernel(const struct aer_case *c)
+{
+	int i, fd;
+
+	for (i = 0; i < c->n; i++) {
+		long long msgs = rp_messages();
+		int kinds = !!c->err[i].cor_status + !!c->err[i].uncor_status;
+
+		fd = open("/dev/aer_inject", O_WRONLY);
+		if (fd < 0)
+			return -1;
+		if (write(fd, &c->err[i], sizeof(c->err[i])) != sizeof(c->err[i])) {
+			close(fd);
+			return -1;
+		}
+		close(fd);
+		if (!WAIT_FOR(rp_messages() >= msgs + kinds, 10000))
+			return -1;
+		msleep(300);
+	}
+	return 0;
+}
+
+FIXTURE(cmp)
+{
+	char ifname[IFNAMSIZ];
+};
+
+FIXTURE_SETUP(cmp)
+{
+	const char *ko = getenv("AER_INJECT_KO");
+	char cmd[512];
+
+	find_cli();
+	clear_all();
+	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	ASSERT_EQ(0, nic_restore());
+	ASSERT_EQ(0, pci_ifname(NIC, self->ifname, sizeof(self->ifname)));
+	if (!path_exists("/dev/aer_inject")) {
+		if (!ko)
+			SKIP(return, "no /dev/aer_inject and no AER_INJECT_KO");
+		snprintf(cmd, sizeof(cmd), "insmod %s", ko);
+		ASSERT_EQ(0, system(cmd));
+	}
+	ASSERT_TRUE(path_exists("/dev/aer_inject"));
+}
+
+FIXTURE_TEARDOWN(cmp)
+{
+	clear_all();
+	nic_restore();
+	/* Give the buses their own config ops back. */
+	if (getenv("AER_INJECT_KO") && system("rmmod aer_inject"))
+		TH_LOG("rmmod aer_inject failed");
+}
+
+FIXTURE_VARIANT(cmp)
+{
+	int index;
+};
+
+FIXTURE_VARIANT_ADD(cmp, correctable) { .index = 0 };
+FIXTURE_VARIANT_ADD(cmp, nonfatal) { .index = 1 };
+FIXTURE_VARIANT_ADD(cmp, fatal) { .index = 2 };
+FIXTURE_VARIANT_ADD(cmp, mixed) { .index = 3 };
+FIXTURE_VARIANT_ADD(cmp, several) { .index = 4 };
+FIXTURE_VARIANT_ADD(cmp, syntax) { .index = 5 };
+
+TEST_F_TIMEOUT(cmp, same_as_aer_inject, 120)
+{
+	const struct aer_case *c = &cases[variant->index];
+	static char log_k[8192], log_i[8192], out[4096];
+	struct aer_snap k0, k1, i0, i1;
+	char mark[64], path[64];
+	int i, l;
+
+	snprintf(path, sizeof(path), "/tmp/aer-%s", c->name);
+	put_file(path, c->file);
+
+	snprintf(mark, sizeof(mark), "iohook-cmp kernel %s", c->name);
+	kmsg(mark);
+	snap(&k0);
+	ASSERT_EQ(0, inject_kernel(c));
+	EXPECT_TRUE(WAIT_FOR(nic_bound() && link_carrier(self->ifname) == 1, 20000));
+	msleep(500);
+	snap(&k1);
+	aer_log(mark, log_k, sizeof(log_k));
+
+	snprintf(mark, sizeof(mark), "iohook-cmp iohook %s", c->name);
+	kmsg(mark);
+	snap(&i0);
+	ASSERT_EQ(0, cli(out, sizeof(out), "aer %s %s",
+			 variant->index == 5 ? "-s 01:00.0" : "", path)) TH_LOG("%s", out);
+	EXPECT_TRUE(WAIT_FOR(nic_bound() && link_carrier(self->ifname) == 1, 20000));
+	msleep(500);
+	snap(&i1);
+	aer_log(mark, log_i, sizeof(log_i));
+
+	EXPECT_NE(0, log_k[0]);
+	EXPECT_STREQ(log_k, log_i);
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(k1.rp[i] - k0.rp[i], i1.rp[i] - i0.rp[i]) TH_LOG("root port kind %d", i);
+	for (l = 0; l < k1.n; l++)
+		EXPECT_EQ(k1.v[l] - counter(&k0, k1.name[l]),
+			  counter(&i1, k1.name[l]) - counter(&i0, k1.name[l]))
+			TH_LOG("%s", k1.name[l]);
+}
+
+TEST_HARNESS_MAIN
