@@ -64,7 +64,7 @@ distclean:
 # files and patches, sparse (C=2) on drivers/pci/iohook and access.c.
 KSRC := $(BUILD_DIR)/linux-source-$(KVER_OR_DEFAULT)
 OURS := $(wildcard drivers/pci/iohook/*.[ch] include/linux/iohook*.h \
-	  tools/testing/selftests/iohook/*.[ch])
+	  tools/testing/selftests/iohook/*.[ch] tools/pci/iohook/*.[ch])
 
 .PHONY: lint
 lint: kernel

@@ -145,7 +145,7 @@ static void undo_push(const char *path, const char *text)
 
 	if (opt.dry_run)
 		return;
-	if (journal_len == (int)(sizeof(journal) / sizeof(journal[0]))) {
+	if (journal_len == (int)(ARRAY_SIZE(journal))) {
 		fprintf(stderr, "%s: undo journal full\n", prog);
 		exit(EX_FAIL);
 	}
@@ -201,7 +201,7 @@ static int ovr_entry(const char *dir, const char *name, char *buf, size_t len)
 	snprintf(loc, sizeof(loc), "%s", name);
 	loc[strcspn(loc, "@")] = 0;
 	n = snprintf(buf, len, "%s", loc);
-	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		snprintf(path, sizeof(path), "%s/%s/%s", dir, name, files[i]);
 		if (abi_read(path, val, sizeof(val)) < 0)
 			return -ENOENT;

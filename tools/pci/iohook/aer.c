@@ -57,10 +57,13 @@ static void describe(const struct aer_error *e, uint32_t sever, char *buf, size_
 
 			if (!(st >> bit & 1))
 				continue;
+			n += snprintf(buf + n, len - n, "%s%s ", n ? ", " : "", kind);
+			if (n >= len)
+				break;
 			if (name)
-				n += snprintf(buf + n, len - n, "%s%s %s", n ? ", " : "", kind, name);
+				n += snprintf(buf + n, len - n, "%s", name);
 			else
-				n += snprintf(buf + n, len - n, "%s%s bit %d", n ? ", " : "", kind, bit);
+				n += snprintf(buf + n, len - n, "bit %d", bit);
 		}
 	}
 }
@@ -88,7 +91,8 @@ static int inject(const struct aer_error *e)
 	}
 	aer = pcie_aer_cap(dev);
 	rp = pcie_root_port(dev);
-	if (!aer || !rp || !(rp_aer = pcie_aer_cap(rp))) {
+	rp_aer = rp ? pcie_aer_cap(rp) : 0;
+	if (!aer || !rp || !rp_aer) {
 		fprintf(stderr, "%s: aer: %s %s\n", prog, bdf, !aer ? "has no AER capability" :
 			!rp ? "has no Root Port above it" : "reports to a Root Port without AER");
 		return EX_NOCAP;
@@ -103,7 +107,8 @@ static int inject(const struct aer_error *e)
 	}
 	if (!opt.force && ((e->cor_status && !(e->cor_status & ~cmask)) ||
 			   (e->uncor_status && !(e->uncor_status & ~umask)))) {
-		fprintf(stderr, "%s: aer: %s masks these errors (Error Mask registers %08x/%08x; -f forces)\n",
+		fprintf(stderr,
+			"%s: aer: %s masks these errors (Error Mask registers %08x/%08x; -f forces)\n",
 			prog, bdf, cmask, umask);
 		return EX_NOCAP;
 	}
@@ -114,7 +119,8 @@ static int inject(const struct aer_error *e)
 	if (!opt.force && ((want[0] && !(cmd & PCI_ERR_ROOT_CMD_COR_EN)) ||
 			   (want[1] && !(cmd & PCI_ERR_ROOT_CMD_NONFATAL_EN)) ||
 			   (want[2] && !(cmd & PCI_ERR_ROOT_CMD_FATAL_EN)))) {
-		fprintf(stderr, "%s: aer: %s does not report these errors (Root Error Command %08x; -f forces)\n",
+		fprintf(stderr,
+			"%s: aer: %s does not report these errors (Root Error Command %08x; -f forces)\n",
 			prog, rp_bdf, cmd);
 		return EX_NOCAP;
 	}
@@ -299,8 +305,10 @@ int cmd_aer(int argc, char **argv)
 	free(text);
 	for (i = 0; i < n; i++) {
 		if (id) {
-			errs[i].domain = dom, errs[i].bus = bus;
-			errs[i].dev = dev, errs[i].fn = fn;
+			errs[i].domain = dom;
+			errs[i].bus = bus;
+			errs[i].dev = dev;
+			errs[i].fn = fn;
 		} else if (!errs[i].has_id) {
 			fprintf(stderr, "%s:%d: this error names no device (PCI_ID, or -s)\n",
 				file ? file : "<stdin>", errs[i].line);

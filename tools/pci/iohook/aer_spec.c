@@ -53,7 +53,7 @@ const char *aer_bit_name(bool cor, int bit)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(bits); i++)
 		if (bits[i].kind == (cor ? 'c' : 'u') && bits[i].bit == 1u << bit)
 			return bits[i].name;
 	return NULL;
@@ -127,13 +127,15 @@ static int next(struct lexer *lx)
 	n = pci_id_len(s);
 	if (n) {
 		lx->tok = T_ID;
-		if (n == 12)
-			sscanf(s, "%4x:%2x:%2x.%1x", &lx->dom, &lx->bus, &lx->dev, &lx->fn);
-		else
-			lx->dom = 0, sscanf(s, "%2x:%2x.%1x", &lx->bus, &lx->dev, &lx->fn);
+		lx->dom = 0;
+		if (n == 12 && sscanf(s, "%4x:", &lx->dom) != 1)
+			n = 0;
+		else if (sscanf(s + n - 7, "%2x:%2x.%1x", &lx->bus, &lx->dev, &lx->fn) != 3)
+			n = 0;
+		if (!n || lx->dev > 0x1f || lx->fn > 7)
+			return syntax(lx, "bad PCI id '%.12s'", s);
 		lx->p += n;
-		return lx->dev > 0x1f || lx->fn > 7 ?
-		       syntax(lx, "bad PCI id '%.12s'", s) : 0;
+		return 0;
 	}
 	if (isalpha((unsigned char)*s) || *s == '_') {
 		for (n = 0; isalnum((unsigned char)s[n]) || s[n] == '_'; n++)
@@ -166,8 +168,8 @@ static bool kw(struct lexer *lx, const char *a, const char *b, const char *c)
 }
 
 /* A number after a keyword. */
-static int number(struct lexer *lx, const char *after, unsigned long long max,
-		  unsigned int *out)
+static int expect_number(struct lexer *lx, const char *after, unsigned long long max,
+			 unsigned int *out)
 {
 	int err = next(lx);
 
@@ -198,10 +200,10 @@ static int status_list(struct lexer *lx, int kind, uint32_t *out)
 		}
 		if (lx->tok != T_WORD)
 			return 0;
-		for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(bits); i++)
 			if (!strcasecmp(lx->word, bits[i].name))
 				break;
-		if (i == sizeof(bits) / sizeof(bits[0]))
+		if (i == ARRAY_SIZE(bits))
 			return 0;	/* the next field's keyword */
 		if (bits[i].kind != kind)
 			return syntax(lx, kind == 'c' ? "%s is not a correctable error" :
@@ -211,7 +213,7 @@ static int status_list(struct lexer *lx, int kind, uint32_t *out)
 }
 
 /* One field of an error; leaves the token after it current. */
-static int field(struct lexer *lx, struct aer_error *e)
+static int parse_field(struct lexer *lx, struct aer_error *e)
 {
 	unsigned int v[4];
 	int err, i;
@@ -222,7 +224,7 @@ static int field(struct lexer *lx, struct aer_error *e)
 		return status_list(lx, 'u', &e->uncor_status);
 	if (kw(lx, "HEADER_LOG", "HL", NULL)) {
 		for (i = 0; i < 4; i++) {
-			err = number(lx, "HEADER_LOG", 0xffffffffULL, &v[i]);
+			err = expect_number(lx, "HEADER_LOG", 0xffffffffULL, &v[i]);
 			if (err)
 				return err;
 		}
@@ -235,30 +237,33 @@ static int field(struct lexer *lx, struct aer_error *e)
 			return err;
 		if (lx->tok != T_ID)
 			return syntax(lx, "expected a PCI id ([WWWW:]BB:DD.F) after %s", "PCI_ID");
-		e->domain = lx->dom, e->bus = lx->bus, e->dev = lx->dev, e->fn = lx->fn;
+		e->domain = lx->dom;
+		e->bus = lx->bus;
+		e->dev = lx->dev;
+		e->fn = lx->fn;
 		e->has_id = true;
 		return next(lx);
 	}
 	if (kw(lx, "BUS", NULL, NULL)) {
-		err = number(lx, "BUS", 0xff, &e->bus);
-		if (!err && !(err = next(lx)) && !kw(lx, "DEV", NULL, NULL))
+		err = expect_number(lx, "BUS", 0xff, &e->bus);
+		err = err ? err : next(lx);
+		if (!err && !kw(lx, "DEV", NULL, NULL))
 			return syntax(lx, "expected DEV after BUS %s", "n");
-		if (!err)
-			err = number(lx, "DEV", 0x1f, &e->dev);
-		if (!err && !(err = next(lx)) && !kw(lx, "FN", NULL, NULL))
+		err = err ? err : expect_number(lx, "DEV", 0x1f, &e->dev);
+		err = err ? err : next(lx);
+		if (!err && !kw(lx, "FN", NULL, NULL))
 			return syntax(lx, "expected FN after DEV %s", "n");
-		if (!err)
-			err = number(lx, "FN", 7, &e->fn);
+		err = err ? err : expect_number(lx, "FN", 7, &e->fn);
 		e->has_id = true;
 		return err ? err : next(lx);
 	}
 	if (kw(lx, "DOMAIN", NULL, NULL)) {
-		err = number(lx, "DOMAIN", 0xffff, &e->domain);
+		err = expect_number(lx, "DOMAIN", 0xffff, &e->domain);
 		return err ? err : next(lx);
 	}
 	if (lx->tok == T_WORD)
 		return syntax(lx, "unknown keyword '%s'", lx->word);
-	return syntax(lx, "expected a field (COR_STATUS, UNCOR_STATUS, HEADER_LOG, PCI_ID, BUS)%s", "");
+	return syntax(lx, "expected COR_STATUS, UNCOR_STATUS, HEADER_LOG, PCI_ID or BUS%s", "");
 }
 
 /*
@@ -291,7 +296,7 @@ int aer_spec_parse(const char *file, const char *text, struct aer_error **errs,
 		if (!err && (lx.tok == T_END || kw(&lx, "AER", NULL, NULL)))
 			err = syntax(&lx, "an error needs at least one field after AER%s", "");
 		while (!err && lx.tok != T_END && !kw(&lx, "AER", NULL, NULL))
-			err = field(&lx, e);
+			err = parse_field(&lx, e);
 	}
 	if (err) {
 		free(all);

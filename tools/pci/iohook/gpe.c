@@ -173,7 +173,8 @@ int cmd_gpe(int argc, char **argv)
 	}
 	undo_all();
 	if (err) {
-		fprintf(stderr, "%s: gpe: the driver did not react in %d ms (GPE %ld status still set)\n",
+		fprintf(stderr,
+			"%s: gpe: the driver did not react in %d ms (GPE %ld status still set)\n",
 			prog, opt.timeout_ms, gpe);
 		return EX_TIMEOUT;
 	}

@@ -196,7 +196,7 @@ int cmd_hotplug(int argc, char **argv)
 
 	if (argc != 3)
 		return EX_USAGE;
-	for (i = 0; i < sizeof(actions) / sizeof(actions[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(actions); i++)
 		if (!strcmp(argv[2], actions[i].name))
 			a = &actions[i];
 	if (!a) {
@@ -219,7 +219,8 @@ int cmd_hotplug(int argc, char **argv)
 	lnkcap = pci_read_long(port, exp + PCI_EXP_LNKCAP);
 	if (!opt.force && ((sltcap & a->needs) != a->needs ||
 			   (a->needs_dlla && !(lnkcap & PCI_EXP_LNKCAP_DLLA)))) {
-		fprintf(stderr, "%s: hotplug: slot of %s does not offer %s (Slot Capabilities %08x, Link Capabilities %08x; -f forces)\n",
+		fprintf(stderr,
+			"%s: hotplug: slot of %s does not offer %s (Slot Capabilities %08x, Link Capabilities %08x; -f forces)\n",
 			prog, port_name, a->name, sltcap, lnkcap);
 		return EX_NOCAP;
 	}
@@ -241,8 +242,8 @@ int cmd_hotplug(int argc, char **argv)
 	if (!(ctl & PCI_EXP_SLTCTL_HPIE) ||
 	    ((raised & PCI_EXP_SLTSTA_MRLS) && !(ctl & enables(raised)))) {
 		undo_forget();
-		printf("slot %s (%s): %s; latched, not signalled: the driver has not enabled it (Slot Control %04x)\n",
-		       argv[1], port_name, a->what, ctl);
+		printf("slot %s (%s): %s; latched, not signalled: ", argv[1], port_name, a->what);
+		printf("the driver has not enabled it (Slot Control %04x)\n", ctl);
 		return EX_OK;
 	}
 	snprintf(fire, sizeof(fire), PCI_DEVS "/%s/fire_irq", port_name);
@@ -258,7 +259,8 @@ int cmd_hotplug(int argc, char **argv)
 	deadline = t0 + opt.timeout_ms;
 	if (wait_cleared(dir, name, raised, deadline)) {
 		undo_all();
-		fprintf(stderr, "%s: hotplug: the driver did not react in %d ms (Slot Status bits %04x still set on %s)\n",
+		fprintf(stderr,
+			"%s: hotplug: the driver did not react in %d ms (Slot Status bits %04x still set on %s)\n",
 			prog, opt.timeout_ms, raised, port_name);
 		return EX_TIMEOUT;
 	}

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 #define IOHOOK_SYS	"/sys/kernel/iohook"
 #define PCI_DEVS	"/sys/bus/pci/devices"
 #define PCI_SLOTS	"/sys/bus/pci/slots"

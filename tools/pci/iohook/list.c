@@ -42,35 +42,39 @@ static void bar_owner(unsigned long long addr, bool io, char *buf, size_t len)
 		closedir(dir);
 }
 
-struct ovr_view {
-	char space[8], name[80], device[16];
-	char length[16], mask[24], value[24], attr[4], hits[24];
-	char condition[96], recorded[24], policy[96];
-	char seen[24], applied[24], exhausted[4];
+/* An override's files, in the order list prints them. */
+enum field { F_LENGTH, F_MASK, F_VALUE, F_ATTR, F_HITS, F_CONDITION, F_RECORDED,
+	     F_POLICY, F_SEEN, F_APPLIED, F_EXHAUSTED, NFIELDS };
+
+static const struct {
+	const char *file;
+	bool number;		/* a JSON number, not a string */
+} fields[NFIELDS] = {
+	{ "length", false }, { "mask", false }, { "value", false }, { "attr", false },
+	{ "hits", true },
+	{ "condition", false }, { "recorded", false }, { "policy", false }, { "seen", true },
+	{ "applied", true }, { "exhausted", true },
 };
 
-static void read_field(const char *dir, const char *name, const char *file,
-		       char *buf, size_t len)
-{
-	char path[400];
-
-	snprintf(path, sizeof(path), "%s/%s/%s", dir, name, file);
-	if (abi_read(path, buf, len) < 0)
-		snprintf(buf, len, "?");
-}
+struct ovr_view {
+	char space[8], name[80], device[16];
+	char val[NFIELDS][96];
+};
 
 static void view_read(const char *space, const char *name, struct ovr_view *v)
 {
-	char dir[128];
+	char path[400];
+	int i;
 
 	memset(v, 0, sizeof(*v));
 	snprintf(v->space, sizeof(v->space), "%s", space);
 	snprintf(v->name, sizeof(v->name), "%.79s", name);
-	snprintf(dir, sizeof(dir), IOHOOK_SYS "/%s", space);
-#define F(field) read_field(dir, name, #field, v->field, sizeof(v->field))
-	F(length); F(mask); F(value); F(attr); F(hits); F(condition);
-	F(recorded); F(policy); F(seen); F(applied); F(exhausted);
-#undef F
+	for (i = 0; i < NFIELDS; i++) {
+		snprintf(path, sizeof(path), IOHOOK_SYS "/%s/%s/%s", space, name,
+			 fields[i].file);
+		if (abi_read(path, v->val[i], sizeof(v->val[i])) < 0)
+			snprintf(v->val[i], sizeof(v->val[i]), fields[i].number ? "null" : "?");
+	}
 	if (!strcmp(space, "pciconf"))
 		snprintf(v->device, sizeof(v->device), "%.*s",
 			 (int)strcspn(name, "+"), name);
@@ -79,31 +83,40 @@ static void view_read(const char *space, const char *name, struct ovr_view *v)
 			  v->device, sizeof(v->device));
 }
 
+static void view_json(const struct ovr_view *v, bool first)
+{
+	const char *q;
+	int i;
+
+	printf("%s\n  {\"space\": \"%s\", \"name\": \"%s\", \"device\": \"%s\"",
+	       first ? "" : ",", v->space, v->name, v->device);
+	for (i = 0; i < NFIELDS; i++) {
+		q = fields[i].number ? "" : "\"";
+		printf(", \"%s\": %s%s%s", fields[i].file, q, v->val[i], q);
+	}
+	printf("}");
+}
+
 static void view_print(const struct ovr_view *v, bool first)
 {
+	const char (*f)[96] = v->val;
+
 	if (opt.json) {
-		printf("%s\n  {\"space\": \"%s\", \"name\": \"%s\", \"device\": \"%s\", "
-		       "\"length\": \"%s\", \"mask\": \"%s\", \"value\": \"%s\", "
-		       "\"attr\": \"%s\", \"hits\": %s, \"condition\": \"%s\", "
-		       "\"recorded\": \"%s\", \"policy\": \"%s\", \"seen\": %s, "
-		       "\"applied\": %s, \"exhausted\": %s}",
-		       first ? "" : ",", v->space, v->name, v->device, v->length,
-		       v->mask, v->value, v->attr, v->hits, v->condition,
-		       v->recorded, v->policy, v->seen, v->applied, v->exhausted);
+		view_json(v, first);
 		return;
 	}
 	printf("%-7s %-24s %-12s %3s %16s %16s %-2s %8s", v->space, v->name,
-	       v->device, v->length, v->mask, v->value, v->attr, v->hits);
-	if (strcmp(v->condition, "none"))
-		printf(" %s recorded=%s", v->condition, v->recorded);
-	if (strcmp(v->policy, "none"))
-		printf(" %s seen=%s applied=%s exhausted=%s", v->policy, v->seen,
-		       v->applied, v->exhausted);
+	       v->device, f[F_LENGTH], f[F_MASK], f[F_VALUE], f[F_ATTR], f[F_HITS]);
+	if (strcmp(f[F_CONDITION], "none"))
+		printf(" %s recorded=%s", f[F_CONDITION], f[F_RECORDED]);
+	if (strcmp(f[F_POLICY], "none"))
+		printf(" %s seen=%s applied=%s exhausted=%s", f[F_POLICY], f[F_SEEN],
+		       f[F_APPLIED], f[F_EXHAUSTED]);
 	printf("\n");
 }
 
 /* Count the overrides of @space, printing each when @v is given. */
-static int for_each_override(const char *space, struct ovr_view *v, bool *first)
+static int count_overrides(const char *space, struct ovr_view *v, bool *first)
 {
 	char dir[128];
 	struct dirent *e;
@@ -141,8 +154,8 @@ int cmd_list(int argc, char **argv)
 	else
 		printf("%-7s %-24s %-12s %3s %16s %16s %-2s %8s\n", "SPACE", "OVERRIDE",
 		       "DEVICE", "LEN", "MASK", "VALUE", "AT", "HITS");
-	for (i = 0; i < sizeof(spaces) / sizeof(spaces[0]); i++)
-		for_each_override(spaces[i], &v, &first);
+	for (i = 0; i < ARRAY_SIZE(spaces); i++)
+		count_overrides(spaces[i], &v, &first);
 	if (opt.json)
 		printf("%s]\n", first ? "" : "\n");
 	return EX_OK;
@@ -159,8 +172,8 @@ int cmd_status(int argc, char **argv)
 	(void)argv;
 	if (argc != 1)
 		return EX_USAGE;
-	for (i = 0; i < 3; i++)
-		n[i] = for_each_override(spaces[i], NULL, &first);
+	for (i = 0; i < ARRAY_SIZE(spaces); i++)
+		n[i] = count_overrides(spaces[i], NULL, &first);
 	/* The static keys, when debugfs is mounted and readable. */
 	if (abi_read("/sys/kernel/debug/iohook/state", state, sizeof(state)) > 0) {
 		char *k = strstr(state, "keys ");
@@ -170,8 +183,9 @@ int cmd_status(int argc, char **argv)
 		snprintf(state, sizeof(state), "%s", k ? k + 5 : "");
 	}
 	if (opt.json) {
-		printf("{\"armed\": %lld, \"io\": %d, \"mem\": %d, \"pciconf\": %d, "
-		       "\"keys\": \"%s\"}\n", armed, n[0], n[1], n[2], state);
+		printf("{\"armed\": %lld, \"io\": %d, \"mem\": %d, \"pciconf\": %d, ",
+		       armed, n[0], n[1], n[2]);
+		printf("\"keys\": \"%s\"}\n", state);
 		return EX_OK;
 	}
 	printf("armed %lld; overrides: io %d, mem %d, pciconf %d%s%s\n", armed,

@@ -59,9 +59,9 @@ static const struct command commands[] = {
 	  "Raise ACPI GPE N through the SCI; the GPE block comes from the FADT." },
 };
 
-#define NCMDS (sizeof(commands) / sizeof(commands[0]))
+#define NCMDS ARRAY_SIZE(commands)
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	size_t i;
 
@@ -127,11 +127,11 @@ int main(int argc, char **argv)
 
 	argc--, argv++;
 	if (global_options(&argc, argv, &help)) {
-		usage(stderr);
+		print_usage(stderr);
 		return EX_USAGE;
 	}
 	if (!argc) {
-		usage(help ? stdout : stderr);
+		print_usage(help ? stdout : stderr);
 		return help ? EX_OK : EX_USAGE;
 	}
 	for (i = 0; i < NCMDS; i++)
@@ -139,7 +139,7 @@ int main(int argc, char **argv)
 			c = &commands[i];
 	if (!c) {
 		fprintf(stderr, "%s: unknown command '%s'\n", prog, argv[0]);
-		usage(stderr);
+		print_usage(stderr);
 		return EX_USAGE;
 	}
 	if (help) {

@@ -18,7 +18,7 @@ static int target_dir(const char *target, char *dir, size_t len)
 	unsigned int dom, bus, dev, fn;
 	size_t i;
 
-	for (i = 0; i < sizeof(spaces) / sizeof(spaces[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(spaces); i++)
 		if (!strcmp(target, spaces[i])) {
 			snprintf(dir, len, IOHOOK_SYS "/%s", target);
 			return 0;
@@ -88,7 +88,7 @@ int cmd_clear(int argc, char **argv)
 	(void)argv;
 	if (argc != 1)
 		return EX_USAGE;
-	for (i = 0; i < sizeof(spaces) / sizeof(spaces[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(spaces); i++) {
 		snprintf(path, sizeof(path), IOHOOK_SYS "/%s/remove", spaces[i]);
 		ret = abi_write(path, "all");
 		if (ret && ret != -ENOENT)

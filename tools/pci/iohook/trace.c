@@ -8,20 +8,13 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/signalfd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "iohook.h"
-
-static volatile sig_atomic_t stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 static const char *tracefs(void)
 {
@@ -39,8 +32,8 @@ int cmd_trace(int argc, char **argv)
 	char path[256], saved[2][8], on[8], buf[4096];
 	const char *t = tracefs();
 	long long deadline = -1;
-	struct sigaction sa = { .sa_handler = on_signal };
-	struct pollfd pfd;
+	struct pollfd pfd[2] = { { .fd = -1 }, { .fd = -1 } };
+	sigset_t sigs;
 	size_t i;
 	int ret = EX_OK, err;
 
@@ -49,7 +42,8 @@ int cmd_trace(int argc, char **argv)
 	if (argc == 2)
 		deadline = now_ms() + atoi(argv[1]) * 1000LL;
 	if (!t) {
-		fprintf(stderr, "%s: trace: no tracefs mounted (mount -t tracefs tracefs /sys/kernel/tracing)\n",
+		fprintf(stderr,
+			"%s: trace: tracing is not mounted (mount -t tracefs nodev /sys/kernel/tracing)\n",
 			prog);
 		return EX_NODEV;
 	}
@@ -69,8 +63,11 @@ int cmd_trace(int argc, char **argv)
 	if (abi_read(path, on, sizeof(on)) < 0)
 		snprintf(on, sizeof(on), "1");
 
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	/* Interrupted or terminated: stop streaming, then restore. */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);
 	for (i = 0; i < 2; i++) {
 		snprintf(path, sizeof(path), "%s/events/iohook/%s/enable", t, events[i]);
 		err = abi_write(path, "1");
@@ -85,24 +82,31 @@ int cmd_trace(int argc, char **argv)
 		goto restore;
 
 	snprintf(path, sizeof(path), "%s/trace_pipe", t);
-	pfd.fd = open(path, O_RDONLY | O_NONBLOCK);
-	pfd.events = POLLIN;
-	if (pfd.fd < 0) {
+	pfd[0].fd = open(path, O_RDONLY | O_NONBLOCK);
+	pfd[0].events = POLLIN;
+	pfd[1].fd = signalfd(-1, &sigs, 0);
+	pfd[1].events = POLLIN;
+	if (pfd[0].fd < 0 || pfd[1].fd < 0) {
 		ret = err_exit("trace_pipe", -errno);
 		goto restore;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	while (!stop && (deadline < 0 || now_ms() < deadline)) {
+	while (deadline < 0 || now_ms() < deadline) {
 		ssize_t n;
 
-		if (poll(&pfd, 1, 100) <= 0)
+		if (poll(pfd, 2, 100) <= 0)
 			continue;
-		n = read(pfd.fd, buf, sizeof(buf));
+		if (pfd[1].revents)
+			break;
+		n = read(pfd[0].fd, buf, sizeof(buf));
 		if (n > 0)
 			fwrite(buf, 1, n, stdout);
 	}
-	close(pfd.fd);
 restore:
+	if (pfd[0].fd >= 0)
+		close(pfd[0].fd);
+	if (pfd[1].fd >= 0)
+		close(pfd[1].fd);
 	for (i = 0; i < 2; i++) {
 		snprintf(path, sizeof(path), "%s/events/iohook/%s/enable", t, events[i]);
 		abi_write(path, saved[i]);

@@ -15,7 +15,7 @@
  * "(First)" mark that only iohook's First Error Pointer gives), the same
  * counter changes and the same e1000e recovery.
  */
-#include <stdint.h>
+#include <linux/types.h>
 #include <sys/wait.h>
 
 #include "iohook_machine.h"
@@ -135,6 +135,12 @@ TEST_F(cli, help_and_usage)
 	EXPECT_NE(NULL, strstr(self->out, "usage: iohook remove TARGET NAME|all"));
 }
 
+#define JSON_6E "{\"space\": \"pciconf\", \"name\": \"0000:00:1c.0+6e\", " \
+	"\"device\": \"0000:00:1c.0\", \"length\": \"0x1\", \"mask\": \"0xff\", " \
+	"\"value\": \"0x48\", \"attr\": \"wc\", \"hits\": 0"
+#define JSON_EMPTY "{\"armed\": 1, \"io\": 0, \"mem\": 0, \"pciconf\": 0, " \
+	"\"keys\": \"pciconf=0 mem=0 io=0\"}\n"
+
 TEST_F(cli, add_list_remove_clear)
 {
 	char *o = self->out;
@@ -147,12 +153,10 @@ TEST_F(cli, add_list_remove_clear)
 
 	ASSERT_EQ(0, cli(o, n, "list"));
 	EXPECT_NE(NULL, strstr(o, "pciconf 0000:00:1c.0+6e          0000:00:1c.0"));
-	EXPECT_NE(NULL, strstr(o, "skip=1 count=2 seen=0 applied=0 exhausted=0"));
+	EXPECT_NE(NULL, strstr(o, " skip=1 count=2 seen="));	/* the driver reads it */
 	EXPECT_NE(NULL, strstr(o, "io      70 "));
 	ASSERT_EQ(0, cli(o, n, "--json list"));
-	EXPECT_NE(NULL, strstr(o, "{\"space\": \"pciconf\", \"name\": \"0000:00:1c.0+6e\", "
-			       "\"device\": \"0000:00:1c.0\", \"length\": \"0x1\", \"mask\": \"0xff\", "
-			       "\"value\": \"0x48\", \"attr\": \"wc\", \"hits\": 0"));
+	EXPECT_NE(NULL, strstr(o, JSON_6E));
 	EXPECT_NE(NULL, strstr(o, "\"device\": \"" NIC "\""));	/* the BAR's owner */
 
 	/* The kernel's errors, one line each, with the documented codes. */
@@ -172,8 +176,7 @@ TEST_F(cli, add_list_remove_clear)
 	EXPECT_STREQ("iohook: remove: No such file or directory\n", o);
 	ASSERT_EQ(0, cli(o, n, "clear"));
 	ASSERT_EQ(0, cli(o, n, "--json status"));
-	EXPECT_STREQ("{\"armed\": 1, \"io\": 0, \"mem\": 0, \"pciconf\": 0, "
-		     "\"keys\": \"pciconf=0 mem=0 io=0\"}\n", o);
+	EXPECT_STREQ(JSON_EMPTY, o);
 }
 
 TEST_F(cli, arm_disarm_status)
@@ -345,7 +348,7 @@ TEST_F(cli, hotplug_refusals_and_undo)
 	ASSERT_GT(exp, 0);
 	/* QEMU's slots have no MRL sensor. */
 	EXPECT_EQ(6, cli(o, n, "hotplug 1 mrl-open"));
-	EXPECT_NE(NULL, strstr(o, "iohook: hotplug: slot of " RP1 " does not offer mrl-open (Slot Capabilities "));
+	EXPECT_NE(NULL, strstr(o, "iohook: hotplug: slot of " RP1 " does not offer mrl-open ("));
 	EXPECT_FALSE(path_exists(OVR(RP1) "/%x", exp + 0x1a));
 	/* Forced: latched, and not signalled, as pciehp leaves MRLSCE off. */
 	EXPECT_EQ(0, cli(o, n, "-f hotplug 1 mrl-open"));
@@ -402,7 +405,8 @@ TEST_F(cli, gpe_delivery_errors_and_timeout)
 	EXPECT_EQ(6, cli(o, n, "gpe %d", off));
 	EXPECT_NE(NULL, strstr(o, "is not enabled"));
 	EXPECT_EQ(8, cli(o, n, "-f -t 700 gpe %d", off));
-	snprintf(path, sizeof(path), "iohook: gpe: the driver did not react in 700 ms (GPE %d", off);
+	snprintf(path, sizeof(path), "iohook: gpe: the driver did not react in 700 ms (GPE %d",
+		 off);
 	EXPECT_NE(NULL, strstr(o, path));
 	ASSERT_EQ(0, cli(o, n, "status"));
 	EXPECT_NE(NULL, strstr(o, "io 0, mem 0, pciconf 0"));	/* undone */
@@ -449,6 +453,11 @@ TEST_F(cli, aer_files_and_their_errors)
 	EXPECT_EQ(cor + 1, aer_counter(NIC, "aer_dev_correctable", "TOTAL_ERR_COR"));
 }
 
+/* The CLI in a mount namespace where /sys/kernel is an empty tmpfs. */
+#define NO_IOHOOK_MSG \
+	"iohook: no iohook in this kernel (/sys/kernel/iohook missing; CONFIG_IOHOOK=y)\n"
+#define NO_IOHOOK "unshare -m sh -c 'mount -t tmpfs none /sys/kernel && exec \"$0\" \"$@\"'"
+
 TEST_F(cli, errors_without_iohook_or_privilege)
 {
 	char *o = self->out;
@@ -461,18 +470,17 @@ TEST_F(cli, errors_without_iohook_or_privilege)
 	EXPECT_EQ(0, cli_as("setpriv --reuid=65534 --regid=65534 --clear-groups", o, n,
 			    "status"));
 	/* A kernel without iohook: no /sys/kernel/iohook. */
-	EXPECT_EQ(3, cli_as("unshare -m sh -c 'mount -t tmpfs none /sys/kernel && exec \"$0\" \"$@\"'",
-			    o, n, "status"));
-	EXPECT_STREQ("iohook: no iohook in this kernel (/sys/kernel/iohook missing; CONFIG_IOHOOK=y)\n", o);
+	EXPECT_EQ(3, cli_as(NO_IOHOOK, o, n, "status"));
+	EXPECT_STREQ(NO_IOHOOK_MSG, o);
 }
 
 /* --- the same error files through the kernel's aer_inject --------------- */
 
 struct aer_error_inj {		/* drivers/pci/pcie/aer_inject.c */
-	uint8_t bus, dev, fn;
-	uint32_t uncor_status, cor_status;
-	uint32_t header_log0, header_log1, header_log2, header_log3;
-	uint32_t domain;
+	__u8 bus, dev, fn;
+	__u32 uncor_status, cor_status;
+	__u32 header_log0, header_log1, header_log2, header_log3;
+	__u32 domain;
 };
 
 struct aer_case {
@@ -600,7 +608,7 @@ static void aer_log(const char *mark, char *out, size_t len)
 		pclose(f);
 }
 
-static void kmsg(const char *s)
+static void log_mark(const char *s)
 {
 	sysfs_write("/dev/kmsg", s);
 }
@@ -686,7 +694,7 @@ TEST_F_TIMEOUT(cmp, same_as_aer_inject, 120)
 	put_file(path, c->file);
 
 	snprintf(mark, sizeof(mark), "iohook-cmp kernel %s", c->name);
-	kmsg(mark);
+	log_mark(mark);
 	snap(&k0);
 	ASSERT_EQ(0, inject_kernel(c));
 	EXPECT_TRUE(WAIT_FOR(nic_bound() && link_carrier(self->ifname) == 1, 20000));
@@ -695,7 +703,7 @@ TEST_F_TIMEOUT(cmp, same_as_aer_inject, 120)
 	aer_log(mark, log_k, sizeof(log_k));
 
 	snprintf(mark, sizeof(mark), "iohook-cmp iohook %s", c->name);
-	kmsg(mark);
+	log_mark(mark);
 	snap(&i0);
 	ASSERT_EQ(0, cli(out, sizeof(out), "aer %s %s",
 			 variant->index == 5 ? "-s 01:00.0" : "", path)) TH_LOG("%s", out);
