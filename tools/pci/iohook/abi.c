@@ -167,6 +167,20 @@ void undo_all(void)
 	}
 }
 
+/* Take back only the newest change (a transient one, done with). */
+void undo_pop(void)
+{
+	struct undo *u;
+	int err;
+
+	if (!journal_len)
+		return;
+	u = &journal[--journal_len];
+	err = abi_write(u->path, u->text);
+	if (err)
+		fprintf(stderr, "%s: %s > %s: %s\n", prog, u->text, u->path, strerror(-err));
+}
+
 /* The changes stand: forget how to take them back. */
 void undo_forget(void)
 {

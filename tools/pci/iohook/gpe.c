@@ -110,26 +110,25 @@ static long long gpe_count(unsigned int gpe, char *state, size_t len)
 	return strtoll(buf, NULL, 10);
 }
 
-int cmd_gpe(int argc, char **argv)
+/*
+ * Raise GPE @gpe and wait until ACPI has handled it: its status bit
+ * cleared by ACPICA and the GPE counted. On success its override is gone
+ * and *@elapsed_ms says how long that took; on failure every journalled
+ * change is taken back. @desc says where the bit and the SCI are.
+ */
+static int gpe_event(long gpe, long long *elapsed_ms, char *desc, size_t len)
 {
 	struct gpe_blk blk[2];
-	char dir[64], name[32], entry[64], irq[16], state[128], *end;
+	char dir[64], name[32], entry[64], irq[16], state[128];
 	unsigned int sci = 9, bit;
 	unsigned long long port = 0;
 	long long before, t0, deadline;
 	bool mem = false;
-	long gpe;
 	int i, err;
 
-	if (argc != 2)
-		return EX_USAGE;
-	gpe = strtol(argv[1], &end, 0);
-	if (*end || gpe < 0 || gpe > 255) {
-		fprintf(stderr, "%s: gpe: '%s' is not a GPE number (0-255)\n", prog, argv[1]);
-		return EX_USAGE;
-	}
 	if (fadt_blocks(blk, &sci) && ioports_block(blk)) {
 		fprintf(stderr, "%s: gpe: no FADT and no GPE0_BLK in /proc/ioports\n", prog);
+		undo_all();
 		return EX_NODEV;
 	}
 	for (i = 0; i < 2 && !port; i++)
@@ -140,6 +139,7 @@ int cmd_gpe(int argc, char **argv)
 		}
 	if (!port) {
 		fprintf(stderr, "%s: gpe: GPE %ld is in no GPE block of this machine\n", prog, gpe);
+		undo_all();
 		return EX_NODEV;
 	}
 	before = gpe_count(gpe, state, sizeof(state));
@@ -147,6 +147,7 @@ int cmd_gpe(int argc, char **argv)
 	if (!opt.force && (before < 0 || !strstr(state, " enabled"))) {
 		fprintf(stderr, "%s: gpe: GPE %ld is not enabled (%s; -f forces)\n", prog, gpe,
 			before < 0 ? "no counter" : state);
+		undo_all();
 		return EX_NOCAP;
 	}
 	bit = 1u << (gpe % 8);
@@ -154,6 +155,8 @@ int cmd_gpe(int argc, char **argv)
 	snprintf(name, sizeof(name), "%llx", port);
 	snprintf(entry, sizeof(entry), "%s 1 %x %x wc", name, bit, bit);
 	snprintf(irq, sizeof(irq), "%d", sci_irq(sci));
+	snprintf(desc, len, "status bit %ld of %s port %llx, SCI IRQ %s", gpe % 8,
+		 mem ? "memory" : "I/O", port, irq);
 	err = ovr_add(dir, name, entry);
 	t0 = now_ms();
 	if (!err)
@@ -171,18 +174,45 @@ int cmd_gpe(int argc, char **argv)
 		}
 		usleep(5000);
 	}
-	undo_all();
 	if (err) {
+		undo_all();
 		fprintf(stderr,
 			"%s: gpe: the driver did not react in %d ms (GPE %ld status still set)\n",
 			prog, opt.timeout_ms, gpe);
 		return EX_TIMEOUT;
 	}
-	printf("gpe %ld: status bit %ld of %s port %llx, SCI IRQ %s; ", gpe, gpe % 8,
-	       mem ? "memory" : "I/O", port, irq);
+	*elapsed_ms = now_ms() - t0;
+	undo_pop();	/* the status bit's override: the event is over */
+	return EX_OK;
+}
+
+int gpe_raise(long gpe, long long *elapsed_ms)
+{
+	char desc[96];
+
+	return gpe_event(gpe, elapsed_ms, desc, sizeof(desc));
+}
+
+int cmd_gpe(int argc, char **argv)
+{
+	char desc[96], *end;
+	long long ms;
+	long gpe;
+	int ret;
+
+	if (argc != 2)
+		return EX_USAGE;
+	gpe = strtol(argv[1], &end, 0);
+	if (*end || gpe < 0 || gpe > 255) {
+		fprintf(stderr, "%s: gpe: '%s' is not a GPE number (0-255)\n", prog, argv[1]);
+		return EX_USAGE;
+	}
+	ret = gpe_event(gpe, &ms, desc, sizeof(desc));
+	if (ret)
+		return ret;
 	if (opt.dry_run)
-		printf("(dry run)\n");
+		printf("gpe %ld: %s; (dry run)\n", gpe, desc);
 	else
-		printf("ACPI handled it in %lld ms\n", now_ms() - t0);
+		printf("gpe %ld: %s; ACPI handled it in %lld ms\n", gpe, desc, ms);
 	return EX_OK;
 }

@@ -54,6 +54,7 @@ int ovr_add(const char *dir, const char *name, const char *entry);
 int ovr_remove(const char *dir, const char *name);
 int ovr_set(const char *dir, const char *name, unsigned long long value);
 void undo_all(void);
+void undo_pop(void);
 void undo_forget(void);
 long long now_ms(void);
 int wait_cleared(const char *dir, const char *name, unsigned long long bits,
@@ -88,6 +89,11 @@ int cmd_trace(int argc, char **argv);
 int cmd_hotplug(int argc, char **argv);
 int cmd_aer(int argc, char **argv);
 int cmd_gpe(int argc, char **argv);
+int cmd_cpu(int argc, char **argv);
+int cmd_memory(int argc, char **argv);
+
+/* gpe.c: raise a GPE through the SCI and wait until ACPI handled it */
+int gpe_raise(long gpe, long long *elapsed_ms);
 
 /* aer_spec.c: aer-inject's error-description language */
 struct aer_error {

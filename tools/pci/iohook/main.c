@@ -57,6 +57,14 @@ static const struct command commands[] = {
 	  "Root Port's AER interrupt. -s gives the device for every error." },
 	{ "gpe", cmd_gpe, true, false, true, "N",
 	  "Raise ACPI GPE N through the SCI; the GPE block comes from the FADT." },
+	{ "cpu", cmd_cpu, true, false, true, "N add|remove",
+	  "ACPI CPU hotplug on QEMU's firmware interface: CPU N (one QEMU has not\n"
+	  "plugged) appears, or an eject request takes it away. The CPU's\n"
+	  "presence stays in an override until it is removed." },
+	{ "memory", cmd_memory, true, false, true, "SLOT add [BASE SIZE] | SLOT remove",
+	  "ACPI memory hotplug on QEMU's firmware interface: a DIMM that does not\n"
+	  "exist appears in SLOT (default at 4 GiB + SLOT GiB, 256 MiB), or an\n"
+	  "eject request takes it away. Keep it offline: nothing is behind it." },
 };
 
 #define NCMDS ARRAY_SIZE(commands)

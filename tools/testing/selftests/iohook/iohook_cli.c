@@ -16,71 +16,9 @@
  * counter changes and the same e1000e recovery.
  */
 #include <linux/types.h>
-#include <sys/wait.h>
 
 #include "iohook_machine.h"
 #include "kselftest_harness.h"
-
-static char cli_path[256] = "iohook";
-
-/* iohook(8) next to this program, else the one on PATH. */
-static void find_cli(void)
-{
-	char self[200];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-
-	if (n <= 0)
-		return;
-	self[n] = 0;
-	*strrchr(self, '/') = 0;
-	snprintf(cli_path, sizeof(cli_path), "%s/iohook", self);
-	if (access(cli_path, X_OK))
-		snprintf(cli_path, sizeof(cli_path), "iohook");
-}
-
-/* Run "[PREFIX] iohook ARGS" with stderr; all its output in @out; exit status. */
-static int run(char *out, size_t len, const char *prefix, const char *fmt, va_list ap)
-{
-	char args[1024], cmd[1400];
-	size_t n = 0;
-	FILE *f;
-	int st;
-
-	vsnprintf(args, sizeof(args), fmt, ap);
-	snprintf(cmd, sizeof(cmd), "%s %s %s 2>&1", prefix, cli_path, args);
-	f = popen(cmd, "r");
-	if (!f)
-		return -1;
-	while (n + 1 < len && fgets(out + n, len - n, f))
-		n += strlen(out + n);
-	out[n] = 0;
-	while (fgetc(f) != EOF)
-		;
-	st = pclose(f);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static int cli(char *out, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = run(out, len, "", fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
-static int cli_as(const char *prefix, char *out, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int ret;
-
-	va_start(ap, fmt);
-	ret = run(out, len, prefix, fmt, ap);
-	va_end(ap);
-	return ret;
-}
 
 /* A file under /tmp with @text; its path in @path. */
 static void put_file(const char *path, const char *text)

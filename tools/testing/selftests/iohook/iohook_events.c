@@ -16,10 +16,14 @@
  *   e1000e:  link loss that only the PHY's BMSR shows (a conditional
  *            override on MDIC), and recovery
  *   AER:     a counted fault: count=1 on a stuck Root Error Status
+ *   ACPI:    CPU hot-add, eject and a failing bring-up; memory hot-add
+ *            and eject in the second DIMM slot; each 20 times in one boot
+ *            (through iohook(8), on QEMU's CPU and memory hotplug blocks)
  */
 #include <linux/mii.h>
 #include <linux/sockios.h>
 #include <net/if.h>
+#include <dirent.h>
 #include <sys/ioctl.h>
 
 #include "iohook_machine.h"
@@ -446,6 +450,221 @@ TEST_F(ev, aer_counted_fault)
 	EXPECT_EQ(1, sysfs_read_num(OVR(RP1) "/%s/exhausted", name));
 	/* The handler read it twice and wrote it once, at least. */
 	EXPECT_GE(sysfs_read_num(OVR(RP1) "/%s/seen", name), 3);
+}
+
+/*
+ * 6-10: ACPI CPU and memory hotplug through QEMU's firmware interface,
+ * for a CPU and a DIMM that do not exist (iohook cpu, iohook memory).
+ * The VM has 2 of 4 possible CPUs and 2 empty DIMM slots.
+ */
+#define MEM_SYS		"/sys/devices/system/memory"
+#define CPU_SYS		"/sys/devices/system/cpu"
+
+static long long meminfo(const char *key)
+{
+	char line[128];
+	long long v = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)))
+			v = atoll(line + strlen(key));
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static int count_entries(const char *dir, const char *prefix)
+{
+	struct dirent *e;
+	int n = 0;
+	DIR *d = opendir(dir);
+
+	while (d && (e = readdir(d)))
+		n += !strncmp(e->d_name, prefix, strlen(prefix));
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static bool iomem_has(const char *range)
+{
+	char line[256];
+	bool found = false;
+	FILE *f = fopen("/proc/iomem", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		found |= !!strstr(line, range);
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static void read_line(const char *path, char *buf, size_t len)
+{
+	if (sysfs_read(path, buf, len) < 0)
+		snprintf(buf, len, "?");
+}
+
+/* The 6.12 kernel counts a disabled MADT CPU only under a hypervisor. */
+static bool cpu2_possible(void)
+{
+	char possible[32];
+
+	read_line(CPU_SYS "/possible", possible, sizeof(possible));
+	return strcmp(possible, "0-1");
+}
+
+struct machine_counts {
+	int mem_blocks, cpus, io_overrides;
+	long long mem_total;
+	char present[32], online[32];
+};
+
+static void machine_counts(struct machine_counts *c)
+{
+	c->mem_blocks = count_entries(MEM_SYS, "memory");
+	c->cpus = count_entries(CPU_SYS, "cpu") - !!path_exists(CPU_SYS "/cpufreq") -
+		  !!path_exists(CPU_SYS "/cpuidle");
+	c->io_overrides = count_entries(IOHOOK_SYS "/io", "");
+	c->mem_total = meminfo("MemTotal:");
+	read_line(CPU_SYS "/present", c->present, sizeof(c->present));
+	read_line(CPU_SYS "/online", c->online, sizeof(c->online));
+}
+
+FIXTURE(acpi)
+{
+	char out[4096];
+	struct machine_counts start;
+};
+
+FIXTURE_SETUP(acpi)
+{
+	find_cli();
+	clear_all();
+	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	machine_counts(&self->start);
+	ASSERT_LT(0, self->start.mem_blocks);
+}
+
+FIXTURE_TEARDOWN(acpi)
+{
+	char out[512];
+
+	if (path_exists(IOHOOK_SYS "/io/a14@1"))
+		cli(out, sizeof(out), "memory 1 remove");
+	if (path_exists(CPU_SYS "/cpu2"))
+		cli(out, sizeof(out), "cpu 2 remove");
+	clear_all();
+}
+
+/* The machine is as it was: every count back to its start. */
+static void same_machine(struct __test_metadata *_metadata, const struct machine_counts *a)
+{
+	struct machine_counts b;
+
+	machine_counts(&b);
+	EXPECT_EQ(a->mem_blocks, b.mem_blocks);
+	EXPECT_EQ(a->cpus, b.cpus);
+	EXPECT_EQ(a->io_overrides, b.io_overrides);
+	EXPECT_EQ(a->mem_total, b.mem_total);
+	EXPECT_STREQ(a->present, b.present);
+	EXPECT_STREQ(a->online, b.online);
+}
+
+/* 6: CPU 2, which QEMU never plugged, is hot-added, then ejected. */
+TEST_F(acpi, cpu_hot_add_and_eject)
+{
+	char buf[64];
+
+	if (!cpu2_possible()) {
+		/*
+		 * 6.12 on TCG: the MADT's disabled CPUs are not counted
+		 * without a hypervisor signature, so the processor driver
+		 * cannot map CPU 2. The firmware's scan still finds the
+		 * event; the kernel adds nothing, and iohook undoes it all.
+		 */
+		EXPECT_EQ(8, cli(self->out, sizeof(self->out), "-t 4000 cpu 2 add"));
+		EXPECT_NE(NULL, strstr(self->out, "the kernel did not add CPU 2"));
+		same_machine(_metadata, &self->start);
+		return;
+	}
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out), "cpu 2 add")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "cpu 2: hot-add through GPE 2"));
+	EXPECT_TRUE(path_exists(CPU_SYS "/cpu2"));
+	read_line(CPU_SYS "/present", buf, sizeof(buf));
+	EXPECT_STREQ("0-2", buf);
+	read_line(CPU_SYS "/possible", buf, sizeof(buf));
+	EXPECT_STREQ("0-3", buf);
+	EXPECT_EQ(0, sysfs_read_num(CPU_SYS "/cpu2/online"));
+	read_line(CPU_SYS "/online", buf, sizeof(buf));
+	EXPECT_STREQ(self->start.online, buf);
+
+	/* 7: the eject request takes it away again. */
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out), "cpu 2 remove")) TH_LOG("%s", self->out);
+	EXPECT_FALSE(path_exists(CPU_SYS "/cpu2"));
+	same_machine(_metadata, &self->start);
+}
+
+/* 8: bringing the phantom CPU online fails, and nothing else breaks. */
+TEST_F_TIMEOUT(acpi, cpu_bring_up_fails_safely, 120)
+{
+	char buf[64];
+
+	if (!cpu2_possible())
+		SKIP(return, "no possible CPU to hot-add on this kernel under TCG");
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out), "cpu 2 add")) TH_LOG("%s", self->out);
+	EXPECT_NE(0, sysfs_write(CPU_SYS "/cpu2/online", "1"));
+	EXPECT_EQ(0, sysfs_read_num(CPU_SYS "/cpu2/online"));
+	read_line(CPU_SYS "/online", buf, sizeof(buf));
+	EXPECT_STREQ(self->start.online, buf);
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out), "cpu 2 remove")) TH_LOG("%s", self->out);
+	same_machine(_metadata, &self->start);
+}
+
+/* 9, 10: a DIMM in the second slot (the first stays empty), then ejected. */
+TEST_F(acpi, memory_hot_add_and_eject_second_slot)
+{
+	char path[96], state[32];
+	int i;
+
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out), "memory 1 add")) TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "memory slot 1: DIMM inserted at 140000000-14fffffff"));
+	EXPECT_TRUE(iomem_has("140000000-14fffffff : System RAM"));
+	EXPECT_FALSE(iomem_has("100000000-"));		/* slot 0: still empty */
+	EXPECT_EQ(self->start.mem_blocks + 2, count_entries(MEM_SYS, "memory"));
+	for (i = 40; i <= 41; i++) {	/* 0x140000000 / 128 MiB blocks */
+		snprintf(path, sizeof(path), MEM_SYS "/memory%d/state", i);
+		read_line(path, state, sizeof(state));
+		EXPECT_STREQ("offline", state) TH_LOG("memory%d", i);
+	}
+	EXPECT_EQ(self->start.mem_total, meminfo("MemTotal:"));
+
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out), "memory 1 remove")) TH_LOG("%s", self->out);
+	EXPECT_FALSE(iomem_has("140000000-14fffffff"));
+	EXPECT_FALSE(path_exists(MEM_SYS "/memory40"));
+	same_machine(_metadata, &self->start);
+}
+
+/* 11: every scenario 20 times in one boot; every count back to its start. */
+TEST_F_TIMEOUT(acpi, repeat_twenty_times, 900)
+{
+	bool cpu = cpu2_possible();
+	int i;
+
+	for (i = 0; i < 20; i++) {
+		ASSERT_EQ(0, cli(self->out, sizeof(self->out), "memory 1 add"))
+			TH_LOG("round %d: %s", i, self->out);
+		ASSERT_EQ(0, cli(self->out, sizeof(self->out), "memory 1 remove"))
+			TH_LOG("round %d: %s", i, self->out);
+		if (cpu) {
+			ASSERT_EQ(0, cli(self->out, sizeof(self->out), "cpu 2 add"))
+				TH_LOG("round %d: %s", i, self->out);
+			ASSERT_EQ(0, cli(self->out, sizeof(self->out), "cpu 2 remove"))
+				TH_LOG("round %d: %s", i, self->out);
+		}
+		same_machine(_metadata, &self->start);
+	}
 }
 
 TEST_HARNESS_MAIN

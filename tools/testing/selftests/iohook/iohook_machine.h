@@ -2,12 +2,14 @@
 /*
  * The VM's machine, as the event and CLI kselftests use it: q35 root
  * ports 1 (00:1c.0, slot 1, with the e1000e at 01:00.0) and 2 (00:1d.0,
- * slot 2, empty); putting it back after a test; reading AER counters.
+ * slot 2, empty); putting it back after a test; reading AER counters;
+ * running iohook(8).
  */
 #ifndef IOHOOK_MACHINE_H
 #define IOHOOK_MACHINE_H
 
 #include <net/if.h>
+#include <sys/wait.h>
 
 #include "iohook_util.h"
 
@@ -107,6 +109,68 @@ static inline long long aer_counter(const char *bdf, const char *file, const cha
 	if (f)
 		fclose(f);
 	return v;
+}
+
+/* iohook(8): the one built next to the tests, else the one on PATH. */
+static char cli_path[256] = "iohook";
+
+/* iohook(8) next to this program, else the one on PATH. */
+static inline void find_cli(void)
+{
+	char self[200];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0)
+		return;
+	self[n] = 0;
+	*strrchr(self, '/') = 0;
+	snprintf(cli_path, sizeof(cli_path), "%s/iohook", self);
+	if (access(cli_path, X_OK))
+		snprintf(cli_path, sizeof(cli_path), "iohook");
+}
+
+/* Run "[PREFIX] iohook ARGS" with stderr; all its output in @out; exit status. */
+static inline int run(char *out, size_t len, const char *prefix, const char *fmt, va_list ap)
+{
+	char args[1024], cmd[1400];
+	size_t n = 0;
+	FILE *f;
+	int st;
+
+	vsnprintf(args, sizeof(args), fmt, ap);
+	snprintf(cmd, sizeof(cmd), "%s %s %s 2>&1", prefix, cli_path, args);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	while (n + 1 < len && fgets(out + n, len - n, f))
+		n += strlen(out + n);
+	out[n] = 0;
+	while (fgetc(f) != EOF)
+		;
+	st = pclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static inline int cli(char *out, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = run(out, len, "", fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+static inline int cli_as(const char *prefix, char *out, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = run(out, len, prefix, fmt, ap);
+	va_end(ap);
+	return ret;
 }
 
 #endif
