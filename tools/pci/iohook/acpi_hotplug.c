@@ -265,7 +265,8 @@ int cmd_memory(int argc, char **argv)
 	}
 	bs = abi_read_hex("/sys/devices/system/memory/block_size_bytes");
 	if ((long long)bs <= 0) {
-		fprintf(stderr, "%s: memory: no memory hotplug in this kernel (CONFIG_MEMORY_HOTPLUG)\n",
+		fprintf(stderr,
+			"%s: memory: no memory hotplug in this kernel (CONFIG_MEMORY_HOTPLUG)\n",
 			prog);
 		return EX_NOCAP;
 	}
@@ -275,7 +276,8 @@ int cmd_memory(int argc, char **argv)
 		base = strtoull(argv[3], &end, 0);
 		size = *end ? 0 : strtoull(argv[4], &end, 0);
 		if (*end || !size || base % bs || size % bs) {
-			fprintf(stderr, "%s: memory: BASE and SIZE must be multiples of the block size %llx\n",
+			fprintf(stderr,
+				"%s: memory: BASE and SIZE must be multiples of the block size %llx\n",
 				prog, bs);
 			return EX_USAGE;
 		}
@@ -294,7 +296,8 @@ int cmd_memory(int argc, char **argv)
 		snprintf(path, sizeof(path), IODIR "/%lx@%lx/value", b + 12, slot);
 		lh = abi_read_hex(path);
 		if (lo < 0 || hi < 0 || ll < 0 || lh < 0 || !io_exists(b + MEM_FLAGS, slot)) {
-			fprintf(stderr, "%s: memory: slot %lu holds no emulated DIMM\n", prog, slot);
+			fprintf(stderr, "%s: memory: slot %lu holds no emulated DIMM\n", prog,
+				slot);
 			return EX_NODEV;
 		}
 		base = (unsigned long long)hi << 32 | lo;
@@ -333,7 +336,8 @@ int cmd_memory(int argc, char **argv)
 	err = wait_until(add ? mem_added : mem_removed, 0);
 	if (err) {
 		undo_all();
-		fprintf(stderr, "%s: memory: the kernel did not %s %llx-%llx in %d ms (see dmesg)\n",
+		fprintf(stderr,
+			"%s: memory: the kernel did not %s %llx-%llx in %d ms (see dmesg)\n",
 			prog, add ? "add" : "remove", base, base + size - 1, opt.timeout_ms);
 		return EX_TIMEOUT;
 	}
@@ -344,8 +348,8 @@ int cmd_memory(int argc, char **argv)
 		return err_exit("memory", err);
 	}
 	undo_forget();
-	printf("memory slot %lu: %s %llx-%llx through GPE %d (I/O block %lx); the kernel %s %llu blocks in %lld ms\n",
-	       slot, add ? "DIMM inserted at" : "eject request for", base, base + size - 1,
-	       MEM_GPE, b, add ? "added" : "removed", mem_blocks, ms);
+	printf("memory slot %lu: %s %llx-%llx through GPE %d (I/O block %lx); ", slot,
+	       add ? "DIMM inserted at" : "eject request for", base, base + size - 1, MEM_GPE, b);
+	printf("the kernel %s %llu blocks in %lld ms\n", add ? "added" : "removed", mem_blocks, ms);
 	return EX_OK;
 }

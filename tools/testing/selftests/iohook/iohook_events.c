@@ -460,7 +460,7 @@ TEST_F(ev, aer_counted_fault)
 #define MEM_SYS		"/sys/devices/system/memory"
 #define CPU_SYS		"/sys/devices/system/cpu"
 
-static long long meminfo(const char *key)
+static long long meminfo_kb(const char *key)
 {
 	char line[128];
 	long long v = -1;
@@ -527,7 +527,7 @@ static void machine_counts(struct machine_counts *c)
 	c->cpus = count_entries(CPU_SYS, "cpu") - !!path_exists(CPU_SYS "/cpufreq") -
 		  !!path_exists(CPU_SYS "/cpuidle");
 	c->io_overrides = count_entries(IOHOOK_SYS "/io", "");
-	c->mem_total = meminfo("MemTotal:");
+	c->mem_total = meminfo_kb("MemTotal:");
 	read_line(CPU_SYS "/present", c->present, sizeof(c->present));
 	read_line(CPU_SYS "/online", c->online, sizeof(c->online));
 }
@@ -638,7 +638,7 @@ TEST_F(acpi, memory_hot_add_and_eject_second_slot)
 		read_line(path, state, sizeof(state));
 		EXPECT_STREQ("offline", state) TH_LOG("memory%d", i);
 	}
-	EXPECT_EQ(self->start.mem_total, meminfo("MemTotal:"));
+	EXPECT_EQ(self->start.mem_total, meminfo_kb("MemTotal:"));
 
 	ASSERT_EQ(0, cli(self->out, sizeof(self->out), "memory 1 remove")) TH_LOG("%s", self->out);
 	EXPECT_FALSE(iomem_has("140000000-14fffffff"));
