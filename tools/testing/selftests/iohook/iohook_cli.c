@@ -56,7 +56,7 @@ FIXTURE_TEARDOWN(cli)
 TEST_F(cli, help_and_usage)
 {
 	static const char *const cmds[] = { "list", "status", "add", "remove", "clear",
-		"arm", "disarm", "fire", "trace", "hotplug", "aer", "gpe" };
+		"arm", "disarm", "fire", "trace", "hotplug", "aer", "gpe", "cpu", "memory" };
 	unsigned int i;
 
 	EXPECT_EQ(0, cli(self->out, sizeof(self->out), "--help"));
@@ -391,6 +391,9 @@ TEST_F(cli, aer_files_and_their_errors)
 	EXPECT_EQ(cor + 1, aer_counter(NIC, "aer_dev_correctable", "TOTAL_ERR_COR"));
 }
 
+/* The CLI where /sys/devices/system/memory is an empty tmpfs. */
+#define NO_MEMHP "unshare -m sh -c 'mount -t tmpfs none /sys/devices/system/memory && " \
+	"exec \"$0\" \"$@\"'"
 /* The CLI in a mount namespace where /sys/kernel is an empty tmpfs. */
 #define NO_IOHOOK_MSG \
 	"iohook: no iohook in this kernel (/sys/kernel/iohook missing; CONFIG_IOHOOK=y)\n"
@@ -410,6 +413,37 @@ TEST_F(cli, errors_without_iohook_or_privilege)
 	/* A kernel without iohook: no /sys/kernel/iohook. */
 	EXPECT_EQ(3, cli_as(NO_IOHOOK, o, n, "status"));
 	EXPECT_STREQ(NO_IOHOOK_MSG, o);
+}
+
+/* The ACPI hotplug commands' refusals; their events are in iohook_events. */
+TEST_F(cli, acpi_hotplug_errors)
+{
+	char *o = self->out;
+	size_t n = sizeof(self->out);
+
+	EXPECT_EQ(2, cli(o, n, "cpu x add"));
+	EXPECT_STREQ("iohook: cpu: 'x' is not a CPU number (1-255)\n"
+		     "usage: iohook cpu N add|remove\n", o);
+	EXPECT_EQ(2, cli(o, n, "cpu 2 frob"));
+	EXPECT_EQ(7, cli(o, n, "cpu 1 add"));
+	EXPECT_STREQ("iohook: cpu: CPU 1 is already present (-f forces)\n", o);
+	EXPECT_EQ(7, cli(o, n, "cpu 3 remove"));
+	EXPECT_STREQ("iohook: cpu: CPU 3 is not present (-f forces)\n", o);
+	EXPECT_EQ(2, cli(o, n, "memory x add"));
+	EXPECT_STREQ("iohook: memory: 'x' is not a slot number\n"
+		     "usage: iohook memory SLOT add [BASE SIZE] | SLOT remove\n", o);
+	EXPECT_EQ(5, cli(o, n, "memory 0 remove"));
+	EXPECT_STREQ("iohook: memory: slot 0 holds no emulated DIMM\n", o);
+	EXPECT_EQ(2, cli(o, n, "memory 1 add 0x140000001 0x10000000"));
+	EXPECT_NE(NULL, strstr(o, "BASE and SIZE must be multiples of the block size 8000000"));
+	/* The range already holds memory: the boot RAM at 0. */
+	EXPECT_EQ(7, cli(o, n, "memory 1 add 0 0x8000000"));
+	EXPECT_STREQ("iohook: memory: 0-7ffffff already has memory blocks\n", o);
+	EXPECT_EQ(6, cli_as(NO_MEMHP, o, n, "memory 1 add"));
+	EXPECT_STREQ("iohook: memory: no memory hotplug in this kernel (CONFIG_MEMORY_HOTPLUG)\n",
+		     o);
+	ASSERT_EQ(0, cli(o, n, "status"));
+	EXPECT_NE(NULL, strstr(o, "io 0, mem 0, pciconf 0"));
 }
 
 /* --- the same error files through the kernel's aer_inject --------------- */
