@@ -180,6 +180,12 @@ TEST_F(cli, dry_run_and_verbose)
 	EXPECT_TRUE(path_exists(OVR(RP1) "/6e"));
 }
 
+/* The CLI with neither tracefs nor debugfs to be found. */
+#define NO_TRACEFS_MSG \
+	"iohook: trace: tracing is not mounted (mount -t tracefs nodev /sys/kernel/tracing)\n"
+#define NO_TRACEFS "unshare -m sh -c 'mount -t tmpfs none /sys/kernel/tracing && " \
+	"mount -t tmpfs none /sys/kernel/debug && exec \"$0\" \"$@\"'"
+
 TEST_F(cli, trace_streams_and_restores)
 {
 	const char *en = "/sys/kernel/tracing/events/iohook/iohook_read/enable";
@@ -204,6 +210,8 @@ TEST_F(cli, trace_streams_and_restores)
 	EXPECT_EQ(0, cli(o, sizeof(self->out), "trace 1"));
 	EXPECT_EQ(1, sysfs_read_num(en));
 	sysfs_write(en, "0");
+	EXPECT_EQ(5, cli_as(NO_TRACEFS, o, sizeof(self->out), "trace 1"));
+	EXPECT_STREQ(NO_TRACEFS_MSG, o);
 }
 
 /* Slot 2 is empty: a card appears, then goes by surprise. */
@@ -388,6 +396,24 @@ TEST_F(cli, aer_files_and_their_errors)
 	EXPECT_STREQ("iohook: aer: 0000:00:1f.0 has no AER capability\n", o);
 	EXPECT_EQ(1, cli(o, n, "aer /tmp/no-such-file"));	/* a file, not a device */
 	EXPECT_STREQ("iohook: /tmp/no-such-file: No such file or directory\n", o);
+	put_file("/tmp/aer-bad", "# nothing but a comment\n");
+	EXPECT_EQ(0, cli(o, n, "aer /tmp/aer-bad"));
+	EXPECT_STREQ("aer: no error in /tmp/aer-bad\n", o);
+	put_file("/tmp/aer-bad", "AER ID 01:00.0 HL 1 2 3 4\n");
+	EXPECT_EQ(9, cli(o, n, "aer /tmp/aer-bad"));
+	EXPECT_STREQ("iohook: aer: line 1: no error bits for 0000:01:00.0\n", o);
+
+	/* What the hardware would not report: refused, nothing left. */
+	ASSERT_EQ(0, cli(o, n, "add " NIC " '%x 4 40 40 ro'",
+			 cap_of(NIC, PCI_EXT_CAP_ID_AER, PCI_CAP_EXTENDED) + PCI_ERR_COR_MASK));
+	EXPECT_EQ(6, cli(o, n, "aer /tmp/aer-cor"));
+	EXPECT_NE(NULL, strstr(o, "iohook: aer: 0000:01:00.0 masks these errors (Error Mask"));
+	ASSERT_EQ(0, cli(o, n, "clear"));
+	ASSERT_EQ(0, cli(o, n, "add " RP1 " '%x 4 0 7 ro'",
+			 cap_of(RP1, PCI_EXT_CAP_ID_AER, PCI_CAP_EXTENDED) + PCI_ERR_ROOT_COMMAND));
+	EXPECT_EQ(6, cli(o, n, "aer /tmp/aer-cor"));
+	EXPECT_NE(NULL, strstr(o, "iohook: aer: " RP1 " does not report these errors (Root Error"));
+	ASSERT_EQ(0, cli(o, n, "clear"));
 	EXPECT_EQ(cor + 1, aer_counter(NIC, "aer_dev_correctable", "TOTAL_ERR_COR"));
 }
 
