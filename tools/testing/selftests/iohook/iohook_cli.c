@@ -39,11 +39,7 @@ FIXTURE(cli)
 
 FIXTURE_SETUP(cli)
 {
-	find_cli();
-	clear_all();
-	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
-	ASSERT_EQ(0, nic_restore());
-	ASSERT_EQ(0, pci_ifname(NIC, self->ifname, sizeof(self->ifname)));
+	ASSERT_EQ(0, machine_reset(self->ifname, sizeof(self->ifname)));
 }
 
 FIXTURE_TEARDOWN(cli)
@@ -645,11 +641,7 @@ FIXTURE_SETUP(cmp)
 	const char *ko = getenv("AER_INJECT_KO");
 	char cmd[512];
 
-	find_cli();
-	clear_all();
-	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
-	ASSERT_EQ(0, nic_restore());
-	ASSERT_EQ(0, pci_ifname(NIC, self->ifname, sizeof(self->ifname)));
+	ASSERT_EQ(0, machine_reset(self->ifname, sizeof(self->ifname)));
 	if (!path_exists("/dev/aer_inject")) {
 		if (!ko)
 			SKIP(return, "no /dev/aer_inject and no AER_INJECT_KO");

@@ -36,10 +36,7 @@ FIXTURE(ev)
 
 FIXTURE_SETUP(ev)
 {
-	clear_all();
-	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
-	ASSERT_EQ(0, nic_restore());
-	ASSERT_EQ(0, pci_ifname(NIC, self->ifname, sizeof(self->ifname)));
+	ASSERT_EQ(0, machine_reset(self->ifname, sizeof(self->ifname)));
 }
 
 FIXTURE_TEARDOWN(ev)

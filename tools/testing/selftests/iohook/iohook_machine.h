@@ -92,6 +92,21 @@ static inline int nic_restore(void)
 	return WAIT_FOR(link_carrier(ifname) == 1, 15000) ? 0 : -1;
 }
 
+/*
+ * Every test starts from the same machine: no override, armed, the
+ * e1000e bound with carrier; its interface name in @ifname. 0 or -1.
+ */
+static inline void find_cli(void);
+
+static inline int machine_reset(char *ifname, size_t len)
+{
+	find_cli();
+	clear_all();
+	if (sysfs_write(ARMED, "1") || nic_restore())
+		return -1;
+	return pci_ifname(NIC, ifname, len) ? -1 : 0;
+}
+
 static inline long long aer_counter(const char *bdf, const char *file, const char *key)
 {
 	char path[256], line[128];
