@@ -266,24 +266,42 @@ int ovr_set(const char *dir, const char *name, unsigned long long value)
 }
 
 /*
+ * Poll until @done(@arg) holds, every 5 ms, the one wait of every event
+ * command. 0, or -ETIME once @deadline (now_ms()) has passed. A dry run
+ * changed nothing, so there is nothing to wait for.
+ */
+int wait_for(bool (*done)(const void *arg), const void *arg, long long deadline)
+{
+	while (!opt.dry_run && !done(arg)) {
+		if (now_ms() > deadline)
+			return -ETIME;
+		usleep(5000);
+	}
+	return 0;
+}
+
+struct cleared {
+	char path[256];
+	unsigned long long bits;
+};
+
+static bool is_cleared(const void *arg)
+{
+	const struct cleared *c = arg;
+	long long v = abi_read_hex(c->path);
+
+	return v >= 0 && !(v & c->bits);
+}
+
+/*
  * Wait until the driver has cleared @bits of @dir/@name's emulated value
  * (the write-1-to-clear an event's handler does). 0, or -ETIME.
  */
 int wait_cleared(const char *dir, const char *name, unsigned long long bits,
 		 long long deadline)
 {
-	char path[256];
-	long long v;
+	struct cleared c = { .bits = bits };
 
-	if (opt.dry_run)
-		return 0;
-	snprintf(path, sizeof(path), "%s/%s/value", dir, name);
-	for (;;) {
-		v = abi_read_hex(path);
-		if (v >= 0 && !(v & bits))
-			return 0;
-		if (now_ms() > deadline)
-			return -ETIME;
-		usleep(5000);
-	}
+	snprintf(c.path, sizeof(c.path), "%s/%s/value", dir, name);
+	return wait_for(is_cleared, &c, deadline);
 }

@@ -67,17 +67,10 @@ static unsigned long block_base(const char *uid, unsigned long dflt)
 	return base;
 }
 
-/* Wait until @done() holds; -ETIME after the timeout. */
-static int wait_until(bool (*done)(long arg), long arg)
+/* Wait until @done(@arg) holds, within the command's timeout. */
+static int wait_until(bool (*done)(const void *arg), const void *arg)
 {
-	long long deadline = now_ms() + opt.timeout_ms;
-
-	while (!opt.dry_run && !done(arg)) {
-		if (now_ms() > deadline)
-			return -ETIME;
-		usleep(10000);
-	}
-	return 0;
+	return wait_for(done, arg, now_ms() + opt.timeout_ms);
 }
 
 static int add_io(unsigned long port, int len, unsigned long long value,
@@ -119,22 +112,23 @@ static int remove_io(unsigned long port, unsigned long selval)
 #define CINS		0x02
 #define CRMV		0x04
 
-static bool cpu_present(long cpu)
+static bool cpu_present(const void *arg)
 {
 	char path[64];
 
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld", cpu);
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld", *(const long *)arg);
 	return abi_exists(path);
 }
 
-static bool cpu_absent(long cpu)
+static bool cpu_absent(const void *arg)
 {
-	return !cpu_present(cpu);
+	return !cpu_present(arg);
 }
 
 int cmd_cpu(int argc, char **argv)
 {
 	unsigned long b = block_base("CPU Hotplug resources", 0xcd8);
+	char desc[96];
 	bool add;
 	long cpu;
 	long long ms;
@@ -149,7 +143,7 @@ int cmd_cpu(int argc, char **argv)
 		fprintf(stderr, "%s: cpu: '%s' is not a CPU number (1-255)\n", prog, argv[1]);
 		return EX_USAGE;
 	}
-	if (add == cpu_present(cpu) && !opt.force) {
+	if (add == cpu_present(&cpu) && !opt.force) {
 		fprintf(stderr, "%s: cpu: CPU %ld is %s (-f forces)\n", prog, cpu,
 			add ? "already present" : "not present");
 		return EX_BUSY;
@@ -166,10 +160,10 @@ int cmd_cpu(int argc, char **argv)
 		undo_all();
 		return err_exit("cpu", err);
 	}
-	ret = gpe_raise(CPU_GPE, &ms);
+	ret = gpe_raise(CPU_GPE, &ms, desc, sizeof(desc));
 	if (ret)
 		return ret;
-	err = wait_until(add ? cpu_present : cpu_absent, cpu);
+	err = wait_until(add ? cpu_present : cpu_absent, &cpu);
 	if (err) {
 		undo_all();
 		fprintf(stderr, "%s: cpu: the kernel did not %s CPU %ld in %d ms (see dmesg)\n",
@@ -211,33 +205,37 @@ int cmd_cpu(int argc, char **argv)
 #define MEM_SLOT_STRIDE	0x40000000ULL
 #define MEM_SIZE	0x10000000ULL
 
-static unsigned long long mem_first_block, mem_blocks;
+/* The memory blocks a DIMM's range covers. */
+struct mem_range {
+	unsigned long long first, blocks;
+};
 
-static bool mem_block_exists(long i)
+static bool mem_block_exists(unsigned long long block)
 {
 	char path[96];
 
-	snprintf(path, sizeof(path), "/sys/devices/system/memory/memory%llu",
-		 mem_first_block + i);
+	snprintf(path, sizeof(path), "/sys/devices/system/memory/memory%llu", block);
 	return abi_exists(path);
 }
 
-static bool mem_added(long unused)
+static bool mem_added(const void *arg)
 {
+	const struct mem_range *r = arg;
 	unsigned long long i;
 
-	for (i = 0; i < mem_blocks; i++)
-		if (!mem_block_exists(i))
+	for (i = 0; i < r->blocks; i++)
+		if (!mem_block_exists(r->first + i))
 			return false;
 	return true;
 }
 
-static bool mem_removed(long unused)
+static bool mem_removed(const void *arg)
 {
+	const struct mem_range *r = arg;
 	unsigned long long i;
 
-	for (i = 0; i < mem_blocks; i++)
-		if (mem_block_exists(i))
+	for (i = 0; i < r->blocks; i++)
+		if (mem_block_exists(r->first + i))
 			return false;
 	return true;
 }
@@ -246,7 +244,9 @@ static bool mem_removed(long unused)
 int cmd_memory(int argc, char **argv)
 {
 	unsigned long b = block_base("Memory hotplug resources", 0xa00);
+	char desc[96];
 	unsigned long long base, size, bs;
+	struct mem_range r;
 	unsigned long slot;
 	bool add;
 	long long ms;
@@ -303,9 +303,9 @@ int cmd_memory(int argc, char **argv)
 		base = (unsigned long long)hi << 32 | lo;
 		size = (unsigned long long)lh << 32 | ll;
 	}
-	mem_first_block = base / bs;
-	mem_blocks = size / bs;
-	if (add && !opt.force && !mem_removed(0)) {
+	r.first = base / bs;
+	r.blocks = size / bs;
+	if (add && !opt.force && !mem_removed(&r)) {
 		fprintf(stderr, "%s: memory: %llx-%llx already has memory blocks\n", prog,
 			base, base + size - 1);
 		return EX_BUSY;
@@ -330,10 +330,10 @@ int cmd_memory(int argc, char **argv)
 		undo_all();
 		return err_exit("memory", err);
 	}
-	ret = gpe_raise(MEM_GPE, &ms);
+	ret = gpe_raise(MEM_GPE, &ms, desc, sizeof(desc));
 	if (ret)
 		return ret;
-	err = wait_until(add ? mem_added : mem_removed, 0);
+	err = wait_until(add ? mem_added : mem_removed, &r);
 	if (err) {
 		undo_all();
 		fprintf(stderr,
@@ -350,6 +350,6 @@ int cmd_memory(int argc, char **argv)
 	undo_forget();
 	printf("memory slot %lu: %s %llx-%llx through GPE %d (I/O block %lx); ", slot,
 	       add ? "DIMM inserted at" : "eject request for", base, base + size - 1, MEM_GPE, b);
-	printf("the kernel %s %llu blocks in %lld ms\n", add ? "added" : "removed", mem_blocks, ms);
+	printf("the kernel %s %llu blocks in %lld ms\n", add ? "added" : "removed", r.blocks, ms);
 	return EX_OK;
 }

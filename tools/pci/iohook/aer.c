@@ -26,19 +26,19 @@
 
 #define ROOT_STA_MASK	0x7f
 
-/* The Root Port's count of messages of one kind (6.x sysfs). */
-static long long rp_total(const char *rp_bdf, const char *file)
-{
-	char path[256];
-
-	snprintf(path, sizeof(path), PCI_DEVS "/%s/%s", rp_bdf, file);
-	return abi_read_num(path);
-}
-
+/* One kind of message the Root Port counts (6.x sysfs), and its count before. */
 struct kind {
 	const char *file;
+	char path[256];
 	long long before;
 };
+
+static bool counted(const void *arg)
+{
+	const struct kind *k = arg;
+
+	return abi_read_num(k->path) > k->before;
+}
 
 /* "correctable BAD_TLP, non-fatal COMP_TIME" */
 static void describe(const struct aer_error *e, uint32_t sever, char *buf, size_t len)
@@ -75,9 +75,9 @@ static int inject(const struct aer_error *e)
 	struct pci_dev *dev, *rp;
 	uint32_t sever, cmask, umask, rs, src, cmd, devid;
 	struct kind kinds[3] = {
-		{ "aer_rootport_total_err_cor", -1 },
-		{ "aer_rootport_total_err_nonfatal", -1 },
-		{ "aer_rootport_total_err_fatal", -1 },
+		{ .file = "aer_rootport_total_err_cor", .before = -1 },
+		{ .file = "aer_rootport_total_err_nonfatal", .before = -1 },
+		{ .file = "aer_rootport_total_err_fatal", .before = -1 },
 	};
 	bool want[3];
 	int aer, rp_aer, err, i, fep;
@@ -124,9 +124,12 @@ static int inject(const struct aer_error *e)
 			prog, rp_bdf, cmd);
 		return EX_NOCAP;
 	}
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 3; i++) {
+		snprintf(kinds[i].path, sizeof(kinds[i].path), PCI_DEVS "/%s/%s", rp_bdf,
+			 kinds[i].file);
 		if (want[i])
-			kinds[i].before = rp_total(rp_bdf, kinds[i].file);
+			kinds[i].before = abi_read_num(kinds[i].path);
+	}
 
 	/* The Root Port's view: as the messages arrive on what is latched. */
 	rs = pci_read_long(rp, rp_aer + PCI_ERR_ROOT_STATUS);
@@ -207,14 +210,8 @@ static int inject(const struct aer_error *e)
 	snprintf(name, sizeof(name), "%x", rp_aer + PCI_ERR_ROOT_STATUS);
 	err = wait_cleared(rp_dir, name, rs & ROOT_STA_MASK, deadline);
 	for (i = 0; !err && i < 3; i++)
-		while (!opt.dry_run && kinds[i].before >= 0 &&
-		       rp_total(rp_bdf, kinds[i].file) <= kinds[i].before) {
-			if (now_ms() > deadline) {
-				err = -ETIME;
-				break;
-			}
-			usleep(5000);
-		}
+		if (kinds[i].before >= 0)
+			err = wait_for(counted, &kinds[i], deadline);
 	if (!err && e->cor_status) {
 		snprintf(name, sizeof(name), "%x", aer + PCI_ERR_COR_STATUS);
 		err = wait_cleared(dir, name, e->cor_status, deadline);

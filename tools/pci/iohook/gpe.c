@@ -110,13 +110,25 @@ static long long gpe_count(unsigned int gpe, char *state, size_t len)
 	return strtoll(buf, NULL, 10);
 }
 
+struct gpe_counted {
+	long gpe;
+	long long before;
+};
+
+static bool gpe_counted(const void *arg)
+{
+	const struct gpe_counted *c = arg;
+
+	return gpe_count(c->gpe, NULL, 0) > c->before;
+}
+
 /*
  * Raise GPE @gpe and wait until ACPI has handled it: its status bit
  * cleared by ACPICA and the GPE counted. On success its override is gone
  * and *@elapsed_ms says how long that took; on failure every journalled
  * change is taken back. @desc says where the bit and the SCI are.
  */
-static int gpe_event(long gpe, long long *elapsed_ms, char *desc, size_t len)
+int gpe_raise(long gpe, long long *elapsed_ms, char *desc, size_t len)
 {
 	struct gpe_blk blk[2];
 	char dir[64], name[32], entry[64], irq[16], state[128];
@@ -167,13 +179,8 @@ static int gpe_event(long gpe, long long *elapsed_ms, char *desc, size_t len)
 	}
 	deadline = t0 + opt.timeout_ms;
 	err = wait_cleared(dir, name, bit, deadline);
-	while (!err && !opt.dry_run && gpe_count(gpe, NULL, 0) <= before) {
-		if (now_ms() > deadline) {
-			err = -ETIME;
-			break;
-		}
-		usleep(5000);
-	}
+	if (!err)
+		err = wait_for(gpe_counted, &(struct gpe_counted){ gpe, before }, deadline);
 	if (err) {
 		undo_all();
 		fprintf(stderr,
@@ -184,13 +191,6 @@ static int gpe_event(long gpe, long long *elapsed_ms, char *desc, size_t len)
 	*elapsed_ms = now_ms() - t0;
 	undo_pop();	/* the status bit's override: the event is over */
 	return EX_OK;
-}
-
-int gpe_raise(long gpe, long long *elapsed_ms)
-{
-	char desc[96];
-
-	return gpe_event(gpe, elapsed_ms, desc, sizeof(desc));
 }
 
 int cmd_gpe(int argc, char **argv)
@@ -207,7 +207,7 @@ int cmd_gpe(int argc, char **argv)
 		fprintf(stderr, "%s: gpe: '%s' is not a GPE number (0-255)\n", prog, argv[1]);
 		return EX_USAGE;
 	}
-	ret = gpe_event(gpe, &ms, desc, sizeof(desc));
+	ret = gpe_raise(gpe, &ms, desc, sizeof(desc));
 	if (ret)
 		return ret;
 	if (opt.dry_run)

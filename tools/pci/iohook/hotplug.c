@@ -59,24 +59,6 @@ static const struct action actions[] = {
 	  PCI_EXP_SLTSTA_MRLS, 0, PCI_EXP_SLTSTA_MRL_ST, LINK_KEEP, false },
 };
 
-/* Slot Control enable bit of each Slot Status change bit. */
-static uint16_t enables(uint16_t change)
-{
-	uint16_t en = 0;
-
-	if (change & PCI_EXP_SLTSTA_ATNB)
-		en |= PCI_EXP_SLTCTL_ATNB;
-	if (change & PCI_EXP_SLTSTA_PWRF)
-		en |= PCI_EXP_SLTCTL_PWRF;
-	if (change & PCI_EXP_SLTSTA_MRLS)
-		en |= PCI_EXP_SLTCTL_MRLS;
-	if (change & PCI_EXP_SLTSTA_PRSD)
-		en |= PCI_EXP_SLTCTL_PRSD;
-	if (change & PCI_EXP_SLTSTA_LLCHG)
-		en |= PCI_EXP_SLTCTL_LLCHG;
-	return en;
-}
-
 /* Mask of an existing override @dir/@name, -1 if there is none. */
 static long long ovr_mask(const char *dir, const char *name)
 {
@@ -240,7 +222,7 @@ int cmd_hotplug(int argc, char **argv)
 	 */
 	ctl = pci_read_word(port, exp + PCI_EXP_SLTCTL);
 	if (!(ctl & PCI_EXP_SLTCTL_HPIE) ||
-	    ((raised & PCI_EXP_SLTSTA_MRLS) && !(ctl & enables(raised)))) {
+	    ((raised & PCI_EXP_SLTSTA_MRLS) && !(ctl & PCI_EXP_SLTCTL_MRLS))) {
 		undo_forget();
 		printf("slot %s (%s): %s; latched, not signalled: ", argv[1], port_name, a->what);
 		printf("the driver has not enabled it (Slot Control %04x)\n", ctl);

@@ -57,6 +57,7 @@ void undo_all(void);
 void undo_pop(void);
 void undo_forget(void);
 long long now_ms(void);
+int wait_for(bool (*done)(const void *arg), const void *arg, long long deadline);
 int wait_cleared(const char *dir, const char *name, unsigned long long bits,
 		 long long deadline);
 
@@ -93,7 +94,7 @@ int cmd_cpu(int argc, char **argv);
 int cmd_memory(int argc, char **argv);
 
 /* gpe.c: raise a GPE through the SCI and wait until ACPI handled it */
-int gpe_raise(long gpe, long long *elapsed_ms);
+int gpe_raise(long gpe, long long *elapsed_ms, char *desc, size_t len);
 
 /* aer_spec.c: aer-inject's error-description language */
 struct aer_error {
