@@ -31,6 +31,12 @@ static void put_file(const char *path, const char *text)
 	}
 }
 
+/* The CLI exits with @code and prints exactly @msg (its stdout and stderr). */
+#define EXPECT_SAYS(code, msg, ...) do {					\
+	EXPECT_EQ(code, cli(self->out, sizeof(self->out), __VA_ARGS__));	\
+	EXPECT_STREQ(msg, self->out);						\
+} while (0)
+
 FIXTURE(cli)
 {
 	char out[8192];
@@ -94,20 +100,20 @@ TEST_F(cli, add_list_remove_clear)
 	EXPECT_NE(NULL, strstr(o, "\"device\": \"" NIC "\""));	/* the BAR's owner */
 
 	/* The kernel's errors, one line each, with the documented codes. */
-	EXPECT_EQ(7, cli(o, n, "add 00:1c.0 '6e 2 0 ffff ro'"));
-	EXPECT_STREQ("iohook: add: File exists\n", o);
-	EXPECT_EQ(1, cli(o, n, "add 00:1c.0 '6e 1 100 ff ro'"));
-	EXPECT_STREQ("iohook: add: Invalid argument\n", o);
-	EXPECT_EQ(5, cli(o, n, "add 00:1f.7 '6e 1 0 ff ro'"));
-	EXPECT_STREQ("iohook: 00:1f.7: no such PCI device\n", o);
-	EXPECT_EQ(2, cli(o, n, "add nowhere '6e 1 0 ff ro'"));
-	EXPECT_STREQ("iohook: nowhere: not a space (io, mem, pciconf) or a PCI device\n"
-		     "usage: iohook add TARGET ENTRY...\n", o);
+	EXPECT_SAYS(7, "iohook: add: File exists\n",
+		    "add 00:1c.0 '6e 2 0 ffff ro'");
+	EXPECT_SAYS(1, "iohook: add: Invalid argument\n",
+		    "add 00:1c.0 '6e 1 100 ff ro'");
+	EXPECT_SAYS(5, "iohook: 00:1f.7: no such PCI device\n",
+		    "add 00:1f.7 '6e 1 0 ff ro'");
+	EXPECT_SAYS(2, "iohook: nowhere: not a space (io, mem, pciconf) or a PCI device\n"
+		       "usage: iohook add TARGET ENTRY...\n",
+		    "add nowhere '6e 1 0 ff ro'");
 
 	ASSERT_EQ(0, cli(o, n, "remove 00:1c.0 6e"));
 	EXPECT_FALSE(path_exists(OVR(RP1) "/6e"));
-	EXPECT_EQ(5, cli(o, n, "remove 00:1c.0 6e"));
-	EXPECT_STREQ("iohook: remove: No such file or directory\n", o);
+	EXPECT_SAYS(5, "iohook: remove: No such file or directory\n",
+		    "remove 00:1c.0 6e");
 	ASSERT_EQ(0, cli(o, n, "clear"));
 	ASSERT_EQ(0, cli(o, n, "--json status"));
 	EXPECT_STREQ(JSON_EMPTY, o);
@@ -141,10 +147,10 @@ TEST_F(cli, fire_vectors_and_irqs)
 	EXPECT_TRUE(WAIT_FOR(irq_count(irq) > before, 2000));
 	ASSERT_EQ(0, cli(o, n, "fire irq %d", sci));
 	EXPECT_TRUE(WAIT_FOR(irq_count(sci) > sci_before, 2000));
-	EXPECT_EQ(1, cli(o, n, "fire 00:1c.0 7"));
-	EXPECT_STREQ("iohook: fire: Numerical result out of range\n", o);
-	EXPECT_EQ(1, cli(o, n, "fire irq 99999"));
-	EXPECT_STREQ("iohook: fire irq: Invalid argument\n", o);
+	EXPECT_SAYS(1, "iohook: fire: Numerical result out of range\n",
+		    "fire 00:1c.0 7");
+	EXPECT_SAYS(1, "iohook: fire irq: Invalid argument\n",
+		    "fire irq 99999");
 	EXPECT_EQ(5, cli(o, n, "fire 00:1f.7"));
 	EXPECT_EQ(2, cli(o, n, "fire 1c.0"));
 }
@@ -298,13 +304,13 @@ TEST_F(cli, hotplug_refusals_and_undo)
 	EXPECT_EQ(0x24, sysfs_read_num(OVR(RP1) "/%x/value", exp + 0x1a) & 0x24);
 	ASSERT_EQ(0, cli(o, n, "clear"));
 
-	EXPECT_EQ(2, cli(o, n, "hotplug 1 wiggle"));
-	EXPECT_STREQ("iohook: hotplug: unknown action 'wiggle' (see iohook hotplug --help)\n"
-		     "usage: iohook hotplug SLOT|PORT ACTION\n", o);
-	EXPECT_EQ(5, cli(o, n, "hotplug 9 button"));
-	EXPECT_STREQ("iohook: hotplug: no such slot or port: 9\n", o);
-	EXPECT_EQ(6, cli(o, n, "hotplug 00:1f.0 button"));
-	EXPECT_STREQ("iohook: hotplug: 0000:00:1f.0 has no PCI Express slot\n", o);
+	EXPECT_SAYS(2, "iohook: hotplug: unknown action 'wiggle' (see iohook hotplug --help)\n"
+		       "usage: iohook hotplug SLOT|PORT ACTION\n",
+		    "hotplug 1 wiggle");
+	EXPECT_SAYS(5, "iohook: hotplug: no such slot or port: 9\n",
+		    "hotplug 9 button");
+	EXPECT_SAYS(6, "iohook: hotplug: 0000:00:1f.0 has no PCI Express slot\n",
+		    "hotplug 00:1f.0 button");
 
 	/* Someone else's override on Slot Status: refused, nothing left. */
 	snprintf(entry, sizeof(entry), "%x 1 8 8 ro", exp + 0x1a);
@@ -331,11 +337,11 @@ TEST_F(cli, gpe_delivery_errors_and_timeout)
 	ASSERT_EQ(0, cli(o, n, "status"));
 	EXPECT_NE(NULL, strstr(o, "io 0, mem 0, pciconf 0"));
 
-	EXPECT_EQ(2, cli(o, n, "gpe 300"));
-	EXPECT_STREQ("iohook: gpe: '300' is not a GPE number (0-255)\n"
-		     "usage: iohook gpe N\n", o);
-	EXPECT_EQ(5, cli(o, n, "gpe 250"));
-	EXPECT_STREQ("iohook: gpe: GPE 250 is in no GPE block of this machine\n", o);
+	EXPECT_SAYS(2, "iohook: gpe: '300' is not a GPE number (0-255)\n"
+		       "usage: iohook gpe N\n",
+		    "gpe 300");
+	EXPECT_SAYS(5, "iohook: gpe: GPE 250 is in no GPE block of this machine\n",
+		    "gpe 250");
 
 	/* A GPE not enabled: refused; forced, ACPICA ignores it: timeout. */
 	for (g = 0; g < 64 && off < 0; g++) {
@@ -372,32 +378,32 @@ TEST_F(cli, aer_files_and_their_errors)
 	EXPECT_NE(NULL, strstr(o, "io 0, mem 0, pciconf 0"));	/* no state left */
 
 	put_file("/tmp/aer-bad", "AER\nCOR_STATUS BAD_TLP\n  HL 1 2 x3 4\n");
-	EXPECT_EQ(9, cli(o, n, "aer -s 01:00.0 /tmp/aer-bad"));
-	EXPECT_STREQ("/tmp/aer-bad:3:10: expected a number after HEADER_LOG\n", o);
+	EXPECT_SAYS(9, "/tmp/aer-bad:3:10: expected a number after HEADER_LOG\n",
+		    "aer -s 01:00.0 /tmp/aer-bad");
 	put_file("/tmp/aer-bad", "AER\nCOR COMP_TIME\n");
-	EXPECT_EQ(9, cli(o, n, "aer -s 01:00.0 /tmp/aer-bad"));
-	EXPECT_STREQ("/tmp/aer-bad:2:5: COMP_TIME is not a correctable error\n", o);
+	EXPECT_SAYS(9, "/tmp/aer-bad:2:5: COMP_TIME is not a correctable error\n",
+		    "aer -s 01:00.0 /tmp/aer-bad");
 	put_file("/tmp/aer-bad", "COR RCVR\n");
-	EXPECT_EQ(9, cli(o, n, "aer -s 01:00.0 /tmp/aer-bad"));
-	EXPECT_STREQ("/tmp/aer-bad:1:1: expected AER to start an error\n", o);
+	EXPECT_SAYS(9, "/tmp/aer-bad:1:1: expected AER to start an error\n",
+		    "aer -s 01:00.0 /tmp/aer-bad");
 	put_file("/tmp/aer-bad", "AER COR RCVR\nAER FROB 1\n");
-	EXPECT_EQ(9, cli(o, n, "aer -s 01:00.0 /tmp/aer-bad"));
-	EXPECT_STREQ("/tmp/aer-bad:2:5: unknown keyword 'FROB'\n", o);
+	EXPECT_SAYS(9, "/tmp/aer-bad:2:5: unknown keyword 'FROB'\n",
+		    "aer -s 01:00.0 /tmp/aer-bad");
 	put_file("/tmp/aer-bad", "AER COR RCVR\n");
-	EXPECT_EQ(9, cli(o, n, "aer /tmp/aer-bad"));
-	EXPECT_STREQ("/tmp/aer-bad:1: this error names no device (PCI_ID, or -s)\n", o);
-	EXPECT_EQ(5, cli(o, n, "aer -s 03:00.0 /tmp/aer-bad"));
-	EXPECT_STREQ("iohook: aer: no such PCI device: 0000:03:00.0\n", o);
-	EXPECT_EQ(6, cli(o, n, "aer -s 00:1f.0 /tmp/aer-bad"));
-	EXPECT_STREQ("iohook: aer: 0000:00:1f.0 has no AER capability\n", o);
+	EXPECT_SAYS(9, "/tmp/aer-bad:1: this error names no device (PCI_ID, or -s)\n",
+		    "aer /tmp/aer-bad");
+	EXPECT_SAYS(5, "iohook: aer: no such PCI device: 0000:03:00.0\n",
+		    "aer -s 03:00.0 /tmp/aer-bad");
+	EXPECT_SAYS(6, "iohook: aer: 0000:00:1f.0 has no AER capability\n",
+		    "aer -s 00:1f.0 /tmp/aer-bad");
 	EXPECT_EQ(1, cli(o, n, "aer /tmp/no-such-file"));	/* a file, not a device */
 	EXPECT_STREQ("iohook: /tmp/no-such-file: No such file or directory\n", o);
 	put_file("/tmp/aer-bad", "# nothing but a comment\n");
-	EXPECT_EQ(0, cli(o, n, "aer /tmp/aer-bad"));
-	EXPECT_STREQ("aer: no error in /tmp/aer-bad\n", o);
+	EXPECT_SAYS(0, "aer: no error in /tmp/aer-bad\n",
+		    "aer /tmp/aer-bad");
 	put_file("/tmp/aer-bad", "AER ID 01:00.0 HL 1 2 3 4\n");
-	EXPECT_EQ(9, cli(o, n, "aer /tmp/aer-bad"));
-	EXPECT_STREQ("iohook: aer: line 1: no error bits for 0000:01:00.0\n", o);
+	EXPECT_SAYS(9, "iohook: aer: line 1: no error bits for 0000:01:00.0\n",
+		    "aer /tmp/aer-bad");
 
 	/* What the hardware would not report: refused, nothing left. */
 	ASSERT_EQ(0, cli(o, n, "add " NIC " '%x 4 40 40 ro'",
@@ -443,24 +449,24 @@ TEST_F(cli, acpi_hotplug_errors)
 	char *o = self->out;
 	size_t n = sizeof(self->out);
 
-	EXPECT_EQ(2, cli(o, n, "cpu x add"));
-	EXPECT_STREQ("iohook: cpu: 'x' is not a CPU number (1-255)\n"
-		     "usage: iohook cpu N add|remove\n", o);
+	EXPECT_SAYS(2, "iohook: cpu: 'x' is not a CPU number (1-255)\n"
+		       "usage: iohook cpu N add|remove\n",
+		    "cpu x add");
 	EXPECT_EQ(2, cli(o, n, "cpu 2 frob"));
-	EXPECT_EQ(7, cli(o, n, "cpu 1 add"));
-	EXPECT_STREQ("iohook: cpu: CPU 1 is already present (-f forces)\n", o);
-	EXPECT_EQ(7, cli(o, n, "cpu 3 remove"));
-	EXPECT_STREQ("iohook: cpu: CPU 3 is not present (-f forces)\n", o);
-	EXPECT_EQ(2, cli(o, n, "memory x add"));
-	EXPECT_STREQ("iohook: memory: 'x' is not a slot number\n"
-		     "usage: iohook memory SLOT add [BASE SIZE] | SLOT remove\n", o);
-	EXPECT_EQ(5, cli(o, n, "memory 0 remove"));
-	EXPECT_STREQ("iohook: memory: slot 0 holds no emulated DIMM\n", o);
+	EXPECT_SAYS(7, "iohook: cpu: CPU 1 is already present (-f forces)\n",
+		    "cpu 1 add");
+	EXPECT_SAYS(7, "iohook: cpu: CPU 3 is not present (-f forces)\n",
+		    "cpu 3 remove");
+	EXPECT_SAYS(2, "iohook: memory: 'x' is not a slot number\n"
+		       "usage: iohook memory SLOT add [BASE SIZE] | SLOT remove\n",
+		    "memory x add");
+	EXPECT_SAYS(5, "iohook: memory: slot 0 holds no emulated DIMM\n",
+		    "memory 0 remove");
 	EXPECT_EQ(2, cli(o, n, "memory 1 add 0x140000001 0x10000000"));
 	EXPECT_NE(NULL, strstr(o, "BASE and SIZE must be multiples of the block size 8000000"));
 	/* The range already holds memory: the boot RAM at 0. */
-	EXPECT_EQ(7, cli(o, n, "memory 1 add 0 0x8000000"));
-	EXPECT_STREQ("iohook: memory: 0-7ffffff already has memory blocks\n", o);
+	EXPECT_SAYS(7, "iohook: memory: 0-7ffffff already has memory blocks\n",
+		    "memory 1 add 0 0x8000000");
 	EXPECT_EQ(6, cli_as(NO_MEMHP, o, n, "memory 1 add"));
 	EXPECT_STREQ("iohook: memory: no memory hotplug in this kernel (CONFIG_MEMORY_HOTPLUG)\n",
 		     o);
