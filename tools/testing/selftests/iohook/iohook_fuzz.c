@@ -272,6 +272,8 @@ TEST_F_TIMEOUT(fz, abi, 3600)
 	static char vpath[512], names[8192];
 	char state[512], *name, *save;
 	long failures = 0;
+	/* Listings change only when a write succeeds: read them again then. */
+	bool stale = true;
 
 	TH_LOG("seed %llu, %ld writes", rng, writes);
 	for (i = 0; i < writes; i++) {
@@ -282,8 +284,10 @@ TEST_F_TIMEOUT(fz, abi, 3600)
 		size_t n;
 		int err;
 
-		if (i % 500 == 0)
+		if (i % 500 == 0) {
 			remove_everything();
+			stale = true;
+		}
 		switch (kind) {
 		case 0: case 1: case 2:
 			near_valid(t, buf, sizeof(buf));
@@ -330,12 +334,15 @@ TEST_F_TIMEOUT(fz, abi, 3600)
 				     (size_t)snprintf(buf, sizeof(buf), "%x", rnd(512));
 			break;
 		}
-		listings(before, sizeof(before));
+		if (stale)
+			listings(before, sizeof(before));
+		stale = false;
 		err = sysfs_write_bytes(path, buf, n);
 		access_registers();
 		counts[kind]++;
 		if (!err) {
 			ok++;
+			stale = true;
 			if (path == t->add && kind <= 2 && !listed_exactly(t->dir, buf)) {
 				failures++;
 				TH_LOG("'%s' accepted but not listed exactly", buf);
@@ -353,6 +360,7 @@ TEST_F_TIMEOUT(fz, abi, 3600)
 		listings(after, sizeof(after));
 		if (strcmp(before, after)) {
 			failures++;
+			stale = true;
 			TH_LOG("write %ld to %s failed (%d) but changed a listing: '%.*s'",
 			       i, path, -err, (int)(n > 80 ? 80 : n), buf);
 		}
@@ -498,6 +506,140 @@ TEST_F_TIMEOUT(fz, add_all_or_nothing_under_failslab, 3600)
 	EXPECT_EQ(0, failures);
 	EXPECT_GT(ok, 0);
 	EXPECT_GT(nomem, 0);
+	remove_everything();
+	state_line("filter_sum", sa, sizeof(sa));
+	EXPECT_STREQ("filter_sum pciconf=0 mem=0 io=0", sa);
+	state_line("vfilter_sum", sa, sizeof(sa));
+	EXPECT_STREQ("vfilter_sum 0", sa);
+}
+
+/*
+ * An add whose @nth fault-injection point fails (the kernel's per-task
+ * fail-nth: Documentation/fault-injection/fault-injection.rst), counting
+ * every slab and page allocation the write makes from its open() on:
+ * kernfs, the parser's entry array, the store, the selectors, the maple
+ * trees and the sysfs directories. @fail_nth is open already: opening it
+ * would be a fault point too. Returns the add's 0 or -errno, and in
+ * @injected whether the nth point was reached.
+ */
+static int add_failing_nth(int fail_nth, const char *add, const char *buf,
+			   size_t len, unsigned int nth, bool *injected)
+{
+	char v[16];
+	int err, n;
+
+	n = snprintf(v, sizeof(v), "%u", nth);
+	if (pwrite(fail_nth, v, n, 0) != n)
+		return -EBADF;
+	err = sysfs_write_bytes(add, buf, len);
+	n = pread(fail_nth, v, sizeof(v) - 1, 0);
+	v[n > 0 ? n : 0] = 0;
+	*injected = n > 0 && atoi(v) == 0;
+	/* Not reached: take the rest back before anything else counts. */
+	if (pwrite(fail_nth, "0", 1, 0) != 1)
+		return -EBADF;
+	return err;
+}
+
+/*
+ * Every allocation site, one after the other: for each size, the same
+ * add is made with its 1st, 2nd, 3rd... fault point failing, until an
+ * add runs out of points (and must then succeed). Each injected add
+ * either succeeds whole or fails with ENOMEM leaving the listings, the
+ * store and the static keys as they were. Sizes go up to
+ * IOHOOK_FAULT_MAX_ENTRIES (default 21, about 1900 injected adds; 50
+ * makes about 4100).
+ */
+TEST_F_TIMEOUT(fz, add_all_or_nothing_every_site, 3600)
+{
+	static const unsigned int sizes[] = { 1, 2, 3, 5, 8, 13, 21, 34, 50 };
+	const char *e = getenv("IOHOOK_FAULT_MAX_ENTRIES");
+	unsigned int max = e ? atoi(e) : 21;
+	static char buf[8192], before[16384], after[16384];
+	char sb[256], sa[256], kb[256], ka[256];
+	long injected_adds = 0, failures = 0, nomem = 0;
+	unsigned int s, nth, k;
+	int fail_nth;
+
+	fail_nth = open("/proc/thread-self/fail-nth", O_RDWR);
+	if (fail_nth < 0)
+		SKIP(return, "no fail-nth (CONFIG_FAULT_INJECTION) in this kernel");
+	if (!fault_setup("failslab") || !fault_setup("fail_page_alloc"))
+		SKIP(return, "no failslab or fail_page_alloc in this kernel");
+	/* fail-nth counts only the points these filters let through. */
+	sysfs_write("/sys/kernel/debug/failslab/cache-filter", "N");
+	sysfs_write("/sys/kernel/debug/fail_page_alloc/min-order", "0");
+	sysfs_write("/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem", "N");
+	for (s = 0; s < 2 * ARRAY_SIZE(sizes) && failures < 10; s++) {
+		bool dev = s >= ARRAY_SIZE(sizes);
+		unsigned int n = sizes[s % ARRAY_SIZE(sizes)];
+		const char *add = dev ? RP2_OVR "/add" : IOHOOK_SYS "/mem/add";
+		size_t len = 0;
+
+		if (n > max || (dev && n > 16))
+			continue;	/* 0xf0-0xff: 16 bytes of the root port */
+		for (k = 0; k < n; k++)
+			len += dev ? snprintf(buf + len, sizeof(buf) - len,
+					      "%x 1 0 ff wc count=2;", 0xf0 + k) :
+				     snprintf(buf + len, sizeof(buf) - len,
+					      "%llx 4 1 ff rc sel=%llx:4=%u;",
+					      MEM_SAFE + k * 16, MEM_SAFE + 8, k + 1);
+		for (nth = 1; nth < 5000; nth++) {
+			bool injected;
+			int err;
+
+			listings(before, sizeof(before));
+			state_line("overrides", sb, sizeof(sb));
+			state_line("keys", kb, sizeof(kb));
+			err = add_failing_nth(fail_nth, add, buf, len, nth, &injected);
+			ASSERT_NE(-EBADF, err);
+			if (!injected) {
+				/* Past the last point: an add like any other. */
+				EXPECT_EQ(0, err);
+				EXPECT_EQ((int)n,
+					  dir_entries(dev ? RP2_OVR : IOHOOK_SYS "/mem"));
+				remove_everything();
+				TH_LOG("%u entries (%s): %u allocation points", n,
+				       dev ? "device config" : "memory, conditional", nth - 1);
+				break;
+			}
+			injected_adds++;
+			if (!err) {
+				if (dir_entries(dev ? RP2_OVR : IOHOOK_SYS "/mem") != (int)n) {
+					failures++;
+					TH_LOG("%u entries, point %u failed: partial add",
+					       n, nth);
+				}
+				remove_everything();
+				continue;
+			}
+			if (err != -ENOMEM) {
+				failures++;
+				TH_LOG("%u entries, point %u failed: errno %d", n, nth, -err);
+				remove_everything();
+				continue;
+			}
+			nomem++;
+			listings(after, sizeof(after));
+			state_line("overrides", sa, sizeof(sa));
+			state_line("keys", ka, sizeof(ka));
+			if (strcmp(before, after) || strcmp(sb, sa) || strcmp(kb, ka)) {
+				failures++;
+				TH_LOG("%u entries, point %u failed: ENOMEM, state changed",
+				       n, nth);
+				TH_LOG("  %s -> %s; %s -> %s", sb, sa, kb, ka);
+				remove_everything();
+			}
+		}
+	}
+	close(fail_nth);
+	sysfs_write("/sys/kernel/debug/failslab/cache-filter", "N");
+	fault_teardown("failslab");
+	fault_teardown("fail_page_alloc");
+	TH_LOG("%ld injected adds: %ld failed with ENOMEM, %ld succeeded whole",
+	       injected_adds, nomem, injected_adds - nomem);
+	EXPECT_EQ(0, failures);
+	EXPECT_GE(injected_adds, 1000);
 	remove_everything();
 	state_line("filter_sum", sa, sizeof(sa));
 	EXPECT_STREQ("filter_sum pciconf=0 mem=0 io=0", sa);
