@@ -11,6 +11,9 @@
 #   make demo      build, boot, and narrate the hardware-event demo
 #   make vm CMD=.. run a command in the VM (see scripts/vm-run --help)
 #   make bench     benchmarks: iohook kernel vs the same without, side by side
+#   make fuzz      libFuzzer (ASan, UBSan) on the parser and the bit
+#                  semantics, built unchanged for userspace: RUNS
+#                  executions per target (default 10 million)
 #   make series    a git-am-able patch series for your own Linux KVER tree
 #                  (in BUILD_DIR/KVER/series, or SERIES_OUT)
 #
@@ -26,7 +29,7 @@ export KVER
 endif
 KVER_OR_DEFAULT := $(or $(KVER),6.12)
 
-.PHONY: all deps kernel selftests check demo vm bench series clean distclean
+.PHONY: all deps kernel selftests check demo vm bench series fuzz clean distclean
 
 all: kernel
 
@@ -53,6 +56,10 @@ bench: deps
 
 series: deps
 	@scripts/series $(SERIES_OUT)
+
+fuzz: deps
+	@$(MAKE) -s -C tools/testing/selftests/iohook/fuzz run OUT=$(BUILD_DIR)/fuzz \
+		$(if $(RUNS),RUNS=$(RUNS))
 
 clean:
 	rm -rf $(BUILD_DIR)/6.*/obj-* $(BUILD_DIR)/6.*/selftests $(BUILD_DIR)/6.*/check $(BUILD_DIR)/6.*/bench
