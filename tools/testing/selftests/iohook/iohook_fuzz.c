@@ -288,6 +288,9 @@ TEST_F_TIMEOUT(fz, abi, 3600)
 			remove_everything();
 			stale = true;
 		}
+		/* Progress, so that a run the harness times out still tells. */
+		if (i && i % 10000 == 0)
+			TH_LOG("%ld writes, %ld failures so far", i, failures);
 		switch (kind) {
 		case 0: case 1: case 2:
 			near_valid(t, buf, sizeof(buf));
