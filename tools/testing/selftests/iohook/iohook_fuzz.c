@@ -34,7 +34,7 @@
 #define RP2		"0000:00:1d.0"
 #define RP2_OVR		PCI_DEVS "/" RP2 "/overrides"
 #define ARMED		IOHOOK_SYS "/armed"
-#define STATE		"/sys/kernel/debug/iohook/state"
+#define STATE		IOHOOK_STATE
 #define MEM_SAFE	0x000d000000000000ULL
 
 static unsigned long long rng;
@@ -409,17 +409,36 @@ static int dir_entries(const char *dir)
 	return count;
 }
 
-/* The debugfs state line that starts with @key, e.g. "overrides". */
-static void state_line(const char *key, char *out, size_t len)
-{
-	char state[1024], *line;
+/* What a failed add must leave as it was: listings, store, static keys. */
+struct snapshot {
+	char listing[16384];
+	char overrides[256];
+	char keys[256];
+};
 
-	out[0] = 0;
-	if (sysfs_read(STATE, state, sizeof(state)) <= 0)
-		return;
-	for (line = strtok(state, "\n"); line; line = strtok(NULL, "\n"))
-		if (!strncmp(line, key, strlen(key)))
-			snprintf(out, len, "%s", line);
+static void snapshot(struct snapshot *s)
+{
+	listings(s->listing, sizeof(s->listing));
+	state_line("overrides", s->overrides, sizeof(s->overrides));
+	state_line("keys", s->keys, sizeof(s->keys));
+}
+
+/* Whether the state is still @before; says what changed if not. */
+static bool unchanged_since(struct __test_metadata *_metadata,
+			    const struct snapshot *before)
+{
+	static struct snapshot now;
+
+	snapshot(&now);
+	if (!strcmp(before->listing, now.listing) &&
+	    !strcmp(before->overrides, now.overrides) &&
+	    !strcmp(before->keys, now.keys))
+		return true;
+	TH_LOG("  %s -> %s; %s -> %s", before->overrides, now.overrides,
+	       before->keys, now.keys);
+	TH_LOG("  listing before: %.200s", before->listing);
+	TH_LOG("  listing after:  %.200s", now.listing);
+	return false;
 }
 
 /*
@@ -436,8 +455,9 @@ TEST_F_TIMEOUT(fz, add_all_or_nothing_under_failslab, 3600)
 {
 	const char *e = getenv("IOHOOK_FAULT_ADDS");
 	long adds = e ? atol(e) : 1000, i, ok = 0, nomem = 0, failures = 0;
-	static char buf[8192], before[16384], after[16384];
-	char sb[256], sa[256], kb[256], ka[256];
+	static struct snapshot before;
+	static char buf[8192];
+	char sa[256];
 
 	if (!fault_setup("failslab"))
 		SKIP(return, "no failslab in this kernel");
@@ -468,9 +488,7 @@ TEST_F_TIMEOUT(fz, add_all_or_nothing_under_failslab, 3600)
 						MEM_SAFE + k * 16, rnd(2) ? "ro" : "rc",
 						MEM_SAFE + 8, k + 1, opt);
 		}
-		listings(before, sizeof(before));
-		state_line("overrides", sb, sizeof(sb));
-		state_line("keys", kb, sizeof(kb));
+		snapshot(&before);
 		sysfs_writef("/sys/kernel/debug/failslab/space", "%u", rnd(n * 2000 + 2000));
 		sysfs_write("/sys/kernel/debug/failslab/times", "1");
 		fault_this_task(true);
@@ -495,15 +513,9 @@ TEST_F_TIMEOUT(fz, add_all_or_nothing_under_failslab, 3600)
 			continue;
 		}
 		nomem++;
-		listings(after, sizeof(after));
-		state_line("overrides", sa, sizeof(sa));
-		state_line("keys", ka, sizeof(ka));
-		if (strcmp(before, after) || strcmp(sb, sa) || strcmp(kb, ka)) {
+		if (!unchanged_since(_metadata, &before)) {
 			failures++;
-			TH_LOG("add %ld of %u entries failed with ENOMEM but changed state:", i, n);
-			TH_LOG("  %s -> %s; %s -> %s", sb, sa, kb, ka);
-			TH_LOG("  listing before: %.200s", before);
-			TH_LOG("  listing after:  %.200s", after);
+			TH_LOG("add %ld of %u entries failed with ENOMEM but changed state", i, n);
 		}
 	}
 	fault_teardown("failslab");
@@ -560,8 +572,9 @@ TEST_F_TIMEOUT(fz, add_all_or_nothing_every_site, 14400)
 	static const unsigned int sizes[] = { 1, 2, 3, 5, 8, 13, 21, 34, 50 };
 	const char *e = getenv("IOHOOK_FAULT_MAX_ENTRIES");
 	unsigned int max = e ? atoi(e) : 21;
-	static char buf[8192], before[16384], after[16384];
-	char sb[256], sa[256], kb[256], ka[256];
+	static struct snapshot before;
+	static char buf[8192];
+	char sa[256];
 	long injected_adds = 0, failures = 0, nomem = 0;
 	unsigned int s, nth, k;
 	int fail_nth;
@@ -593,9 +606,7 @@ TEST_F_TIMEOUT(fz, add_all_or_nothing_every_site, 14400)
 			bool injected;
 			int err;
 
-			listings(before, sizeof(before));
-			state_line("overrides", sb, sizeof(sb));
-			state_line("keys", kb, sizeof(kb));
+			snapshot(&before);
 			err = add_failing_nth(fail_nth, add, buf, len, nth, &injected);
 			ASSERT_NE(-EBADF, err);
 			if (!injected) {
@@ -625,14 +636,10 @@ TEST_F_TIMEOUT(fz, add_all_or_nothing_every_site, 14400)
 				continue;
 			}
 			nomem++;
-			listings(after, sizeof(after));
-			state_line("overrides", sa, sizeof(sa));
-			state_line("keys", ka, sizeof(ka));
-			if (strcmp(before, after) || strcmp(sb, sa) || strcmp(kb, ka)) {
+			if (!unchanged_since(_metadata, &before)) {
 				failures++;
 				TH_LOG("%u entries, point %u failed: ENOMEM, state changed",
 				       n, nth);
-				TH_LOG("  %s -> %s; %s -> %s", sb, sa, kb, ka);
 				remove_everything();
 			}
 		}

@@ -41,7 +41,7 @@
 #include "iohook_machine.h"
 #include "kselftest_harness.h"
 
-#define STATE		"/sys/kernel/debug/iohook/state"
+#define STATE		IOHOOK_STATE
 #define SMBUS		"0000:00:1f.3"
 #define MEM_SAFE	0x000d000000000000ULL
 /* e1000e RDTR (receive delay timer): in the register dump, harmless. */
@@ -420,18 +420,6 @@ static void names_of(const char *dir, char *out, size_t len)
 	}
 	if (n >= 0)
 		free(names);
-}
-
-static void state_line(const char *key, char *out, size_t len)
-{
-	char state[1024], *line, *save;
-
-	out[0] = 0;
-	if (sysfs_read(STATE, state, sizeof(state)) <= 0)
-		return;
-	for (line = strtok_r(state, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (!strncmp(line, key, strlen(key)))
-			snprintf(out, len, "%s", line);
 }
 
 FIXTURE(st) {

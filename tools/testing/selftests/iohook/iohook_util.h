@@ -310,6 +310,22 @@ static inline int uevent_collect_iohook(int fd, int ms, char *out, size_t len)
 	return count;
 }
 
+#define IOHOOK_STATE	"/sys/kernel/debug/iohook/state"
+
+/* The line of debugfs iohook/state that starts with @key, e.g. "keys". */
+static inline void state_line(const char *key, char *out, size_t len)
+{
+	char state[1024], *line, *save;
+
+	out[0] = 0;
+	if (sysfs_read(IOHOOK_STATE, state, sizeof(state)) <= 0)
+		return;
+	for (line = strtok_r(state, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save))
+		if (!strncmp(line, key, strlen(key)))
+			snprintf(out, len, "%s", line);
+}
+
 /* Write @len bytes of @buf (NULs included) to @path: 0 or -errno. */
 static inline int sysfs_write_bytes(const char *path, const char *buf,
 				    size_t len)

@@ -20,21 +20,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "check.h"
 #include "parse.h"
 
 const char * const iohook_attr_names[IOHOOK_NR_ATTRS] = {
 	[IOHOOK_RO] = "ro", [IOHOOK_RW] = "rw",
 	[IOHOOK_RC] = "rc", [IOHOOK_WC] = "wc",
 };
-
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: %s\n", __FILE__,	\
-				__LINE__, #cond);			\
-			abort();					\
-		}							\
-	} while (0)
 
 static int print_location(char *buf, size_t len,
 			  const struct iohook_location *l)
@@ -143,7 +135,7 @@ static void one_entry(const char *text)
 	free(copy);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	char *buf = malloc(size + 1), *rest = buf, *line;
 

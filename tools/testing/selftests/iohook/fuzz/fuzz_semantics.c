@@ -23,16 +23,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "check.h"
 #include "internal.h"
-
-#define CHECK(cond)							\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: %s\n", __FILE__,	\
-				__LINE__, #cond);			\
-			abort();					\
-		}							\
-	} while (0)
 
 struct ov {
 	u64 start;
@@ -59,7 +51,7 @@ static unsigned int model_bits(const struct ov *o, u64 a, unsigned int *vals)
 	return (o->mask >> (8 * i)) & 0xff;
 }
 
-static u64 take(const uint8_t **p, size_t *n, unsigned int bytes)
+static u64 take(const u8 **p, size_t *n, unsigned int bytes)
 {
 	u64 v = 0;
 
@@ -73,7 +65,7 @@ static u64 take(const uint8_t **p, size_t *n, unsigned int bytes)
 	return v;
 }
 
-static void make_ov(struct ov *o, u64 start, const uint8_t **p, size_t *n)
+static void make_ov(struct ov *o, u64 start, const u8 **p, size_t *n)
 {
 	u64 wmask;
 
@@ -96,7 +88,7 @@ static void make_ov(struct ov *o, u64 start, const uint8_t **p, size_t *n)
 	o->value &= o->mask;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	static const unsigned int widths[] = { 1, 2, 4, 8 };
 	const u64 base = 0x1000;
