@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * iohook_fuzz - random and near-valid input to every writable iohook
- * file, while another process keeps accessing hooked registers.
+ * file, with accesses to hooked registers between the writes.
  *
  * Each write either succeeds, and then every entry it added is listed
  * exactly (its directory exists, with the length, mask, attribute and
  * value written), or fails with an errno from the documented set, and
- * then every listing is as it was. Valid entries only ever name places
- * nothing uses: the POST port, a physical range no device decodes, a PCI
- * domain with no device, and the vendor-specific config bytes of the
- * empty root port 00:1d.0; a mutated location is malformed or out of
+ * then every listing is as it was. Valid entries only ever name the safe
+ * places of iohook_fuzz.h; a mutated location is malformed or out of
  * range, never another real register.
  *
  * The accesses are made between the writes, by this process (a read of
@@ -23,46 +21,11 @@
  *
  * IOHOOK_FUZZ_WRITES sets the number of writes (default 20000; the
  * debug profile's 200 000 take over an hour under KASAN and TCG, hence
- * the 4-hour limit) and
- * IOHOOK_FUZZ_SEED the seed (default: the time; printed either way).
+ * the 4-hour limit; scripts/check gives them a boot of their own).
  * At the end, removing everything must leave the store empty, every
  * filter count at 0 and both static keys off (debugfs iohook/state).
  */
-#include "iohook_util.h"
-#include "kselftest_harness.h"
-
-#define RP2		"0000:00:1d.0"
-#define RP2_OVR		PCI_DEVS "/" RP2 "/overrides"
-#define ARMED		IOHOOK_SYS "/armed"
-#define STATE		IOHOOK_STATE
-#define MEM_SAFE	0x000d000000000000ULL
-
-static unsigned long long rng;
-
-static unsigned int rnd(unsigned int n)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return n ? rng % n : 0;
-}
-
-/* Where a write goes, and the locations that are safe to add there. */
-struct target {
-	const char *add, *remove, *dir;
-	const char *fmt;	/* a safe location from a small number */
-	unsigned int max_len;
-};
-
-static const struct target targets[] = {
-	{ IOHOOK_SYS "/io/add", IOHOOK_SYS "/io/remove", IOHOOK_SYS "/io",
-	  "%x", 1 },				/* 0x80 + n: see safe_loc() */
-	{ IOHOOK_SYS "/mem/add", IOHOOK_SYS "/mem/remove", IOHOOK_SYS "/mem",
-	  "%llx", 8 },
-	{ IOHOOK_SYS "/pciconf/add", IOHOOK_SYS "/pciconf/remove",
-	  IOHOOK_SYS "/pciconf", "abcd:00:00.0+%x", 8 },
-	{ RP2_OVR "/add", RP2_OVR "/remove", RP2_OVR, "%x", 4 },
-};
+#include "iohook_fuzz.h"
 
 static void safe_loc(const struct target *t, char *buf, size_t len)
 {
@@ -174,19 +137,6 @@ static bool errno_documented(int err)
 	       err == -E2BIG || err == -EXDEV || err == -ENOENT;
 }
 
-static void listings(char *out, size_t len)
-{
-	char one[8192];
-	unsigned int i;
-
-	out[0] = 0;
-	for (i = 0; i < ARRAY_SIZE(targets); i++) {
-		dir_listing(targets[i].dir, one, sizeof(one));
-		strncat(out, one, len - strlen(out) - 1);
-		strncat(out, "|", len - strlen(out) - 1);
-	}
-}
-
 /* A read of 00:1d.0's config space, through the hooked accessors. */
 static void access_registers(void)
 {
@@ -197,35 +147,6 @@ static void access_registers(void)
 		cfg = open(PCI_DEVS "/" RP2 "/config", O_RDONLY);
 	if (cfg >= 0 && pread(cfg, b, sizeof(b), 0) < 0)
 		return;
-}
-
-static void remove_everything(void)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(targets); i++)
-		sysfs_write(targets[i].remove, "all");
-}
-
-FIXTURE(fz) {
-};
-
-FIXTURE_SETUP(fz)
-{
-	const char *s = getenv("IOHOOK_FUZZ_SEED");
-
-	if (!path_exists(STATE))
-		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
-	remove_everything();
-	sysfs_write(ARMED, "1");
-	rng = s ? strtoull(s, NULL, 0) : (unsigned long long)time(NULL);
-	rng |= 1;
-}
-
-FIXTURE_TEARDOWN(fz)
-{
-	remove_everything();
-	sysfs_write(ARMED, "0");
 }
 
 /* An unsigned number from a sysfs file (masks may have bit 63 set). */
@@ -277,7 +198,7 @@ TEST_F_TIMEOUT(fz, abi, 14400)
 	/* Listings change only when a write succeeds: read them again then. */
 	bool stale = true;
 
-	TH_LOG("seed %llu, %ld writes", rng, writes);
+	TH_LOG("%ld writes", writes);
 	for (i = 0; i < writes; i++) {
 		const struct target *t = &targets[rnd(ARRAY_SIZE(targets))];
 		unsigned int kind = rnd(8);
@@ -388,275 +309,6 @@ TEST_F_TIMEOUT(fz, abi, 14400)
 	EXPECT_NE(NULL, strstr(state, "selectors pciconf=0 mem=0 io=0"));
 	EXPECT_NE(NULL, strstr(state, "filter_sum pciconf=0 mem=0 io=0"));
 	EXPECT_NE(NULL, strstr(state, "vfilter_sum 0")) TH_LOG("%s", state);
-}
-
-/* The override directories in @dir (everything but add and remove). */
-static int dir_entries(const char *dir)
-{
-	struct dirent **names;
-	int n, i, count = 0;
-
-	n = scandir(dir, &names, NULL, NULL);
-	for (i = 0; i < n; i++) {
-		const char *s = names[i]->d_name;
-
-		count += strcmp(s, ".") && strcmp(s, "..") && strcmp(s, "add") &&
-			 strcmp(s, "remove");
-		free(names[i]);
-	}
-	if (n >= 0)
-		free(names);
-	return count;
-}
-
-/* What a failed add must leave as it was: listings, store, static keys. */
-struct snapshot {
-	char listing[16384];
-	char overrides[256];
-	char keys[256];
-};
-
-static void snapshot(struct snapshot *s)
-{
-	listings(s->listing, sizeof(s->listing));
-	state_line("overrides", s->overrides, sizeof(s->overrides));
-	state_line("keys", s->keys, sizeof(s->keys));
-}
-
-/* Whether the state is still @before; says what changed if not. */
-static bool unchanged_since(struct __test_metadata *_metadata,
-			    const struct snapshot *before)
-{
-	static struct snapshot now;
-
-	snapshot(&now);
-	if (!strcmp(before->listing, now.listing) &&
-	    !strcmp(before->overrides, now.overrides) &&
-	    !strcmp(before->keys, now.keys))
-		return true;
-	TH_LOG("  %s -> %s; %s -> %s", before->overrides, now.overrides,
-	       before->keys, now.keys);
-	TH_LOG("  listing before: %.200s", before->listing);
-	TH_LOG("  listing after:  %.200s", now.listing);
-	return false;
-}
-
-/*
- * Adds of 1 to 50 entries, each with one slab allocation of this task
- * made to fail: the first one after a random number of bytes allocated
- * (failslab's "space", times=1), so that over the run every allocation
- * site fails in turn: in the write path, the sysfs layer (directories of
- * the global space and of the device's view), the store, the selectors
- * and the maple tree. Each add either succeeds whole (the failure fell
- * after it) or fails with ENOMEM leaving the listings, the store, the
- * filters and the static keys as they were.
- */
-TEST_F_TIMEOUT(fz, add_all_or_nothing_under_failslab, 3600)
-{
-	const char *e = getenv("IOHOOK_FAULT_ADDS");
-	long adds = e ? atol(e) : 1000, i, ok = 0, nomem = 0, failures = 0;
-	static struct snapshot before;
-	static char buf[8192];
-	char sa[256];
-
-	if (!fault_setup("failslab"))
-		SKIP(return, "no failslab in this kernel");
-	for (i = 0; i < adds && failures < 10; i++) {
-		bool dev = rnd(3) == 0;
-		unsigned int n = dev ? 1 + rnd(16) : 1 + rnd(50), k;
-		const char *add = dev ? RP2_OVR "/add" : IOHOOK_SYS "/mem/add";
-		size_t len = 0;
-		int err;
-
-		for (k = 0; k < n; k++) {
-			char opt[64] = "";
-
-			if (rnd(4) == 0)
-				snprintf(opt, sizeof(opt), " count=%u", 1 + rnd(5));
-			if (dev)
-				len += snprintf(buf + len, sizeof(buf) - len,
-						"%x 1 0 ff %s%s;", 0xf0 + k,
-						rnd(2) ? "ro" : "wc", opt);
-			else if (k % 5 == 4)	/* shares bytes with the entry before */
-				len += snprintf(buf + len, sizeof(buf) - len,
-						"%llx 4 1 ff ro sel=%llx:4=%u%s;",
-						MEM_SAFE + (k - 1) * 16, MEM_SAFE + 8,
-						1000 + k, opt);
-			else
-				len += snprintf(buf + len, sizeof(buf) - len,
-						"%llx 4 1 ff %s sel=%llx:4=%u%s;",
-						MEM_SAFE + k * 16, rnd(2) ? "ro" : "rc",
-						MEM_SAFE + 8, k + 1, opt);
-		}
-		snapshot(&before);
-		sysfs_writef("/sys/kernel/debug/failslab/space", "%u", rnd(n * 2000 + 2000));
-		sysfs_write("/sys/kernel/debug/failslab/times", "1");
-		fault_this_task(true);
-		err = sysfs_write_bytes(add, buf, len);
-		fault_this_task(false);
-		if (!err) {
-			ok++;
-			/* Whole: every entry has its directories, here and globally. */
-			if (dir_entries(dev ? RP2_OVR : IOHOOK_SYS "/mem") != n ||
-			    (dev && dir_entries(IOHOOK_SYS "/pciconf") != n)) {
-				failures++;
-				TH_LOG("add %ld of %u entries succeeded with %d and %d directories",
-				       i, n, dir_entries(dev ? RP2_OVR : IOHOOK_SYS "/mem"),
-				       dir_entries(IOHOOK_SYS "/pciconf"));
-			}
-			remove_everything();
-			continue;
-		}
-		if (err != -ENOMEM) {
-			failures++;
-			TH_LOG("add %ld: errno %d for '%.60s...'", i, -err, buf);
-			continue;
-		}
-		nomem++;
-		if (!unchanged_since(_metadata, &before)) {
-			failures++;
-			TH_LOG("add %ld of %u entries failed with ENOMEM but changed state", i, n);
-		}
-	}
-	fault_teardown("failslab");
-	TH_LOG("%ld adds: %ld succeeded, %ld failed with ENOMEM", i, ok, nomem);
-	EXPECT_EQ(0, failures);
-	EXPECT_GT(ok, 0);
-	EXPECT_GT(nomem, 0);
-	remove_everything();
-	state_line("filter_sum", sa, sizeof(sa));
-	EXPECT_STREQ("filter_sum pciconf=0 mem=0 io=0", sa);
-	state_line("vfilter_sum", sa, sizeof(sa));
-	EXPECT_STREQ("vfilter_sum 0", sa);
-}
-
-/*
- * An add whose @nth fault-injection point fails (the kernel's per-task
- * fail-nth: Documentation/fault-injection/fault-injection.rst), counting
- * every slab and page allocation the write makes from its open() on:
- * kernfs, the parser's entry array, the store, the selectors, the maple
- * trees and the sysfs directories. @fail_nth is open already: opening it
- * would be a fault point too. Returns the add's 0 or -errno, and in
- * @injected whether the nth point was reached.
- */
-static int add_failing_nth(int fail_nth, const char *add, const char *buf,
-			   size_t len, unsigned int nth, bool *injected)
-{
-	char v[16];
-	int err, n;
-
-	n = snprintf(v, sizeof(v), "%u", nth);
-	if (pwrite(fail_nth, v, n, 0) != n)
-		return -EBADF;
-	err = sysfs_write_bytes(add, buf, len);
-	n = pread(fail_nth, v, sizeof(v) - 1, 0);
-	v[n > 0 ? n : 0] = 0;
-	*injected = n > 0 && atoi(v) == 0;
-	/* Not reached: take the rest back before anything else counts. */
-	if (pwrite(fail_nth, "0", 1, 0) != 1)
-		return -EBADF;
-	return err;
-}
-
-/*
- * Every allocation site, one after the other: for each size, the same
- * add is made with its 1st, 2nd, 3rd... fault point failing, until an
- * add runs out of points (and must then succeed). Each injected add
- * either succeeds whole or fails with ENOMEM leaving the listings, the
- * store and the static keys as they were. Sizes go up to
- * IOHOOK_FAULT_MAX_ENTRIES (default 21, about 1900 injected adds; 50
- * makes about 4100).
- */
-TEST_F_TIMEOUT(fz, add_all_or_nothing_every_site, 14400)
-{
-	static const unsigned int sizes[] = { 1, 2, 3, 5, 8, 13, 21, 34, 50 };
-	const char *e = getenv("IOHOOK_FAULT_MAX_ENTRIES");
-	unsigned int max = e ? atoi(e) : 21;
-	static struct snapshot before;
-	static char buf[8192];
-	char sa[256];
-	long injected_adds = 0, failures = 0, nomem = 0;
-	unsigned int s, nth, k;
-	int fail_nth;
-
-	fail_nth = open("/proc/thread-self/fail-nth", O_RDWR);
-	if (fail_nth < 0)
-		SKIP(return, "no fail-nth (CONFIG_FAULT_INJECTION) in this kernel");
-	if (!fault_setup("failslab") || !fault_setup("fail_page_alloc"))
-		SKIP(return, "no failslab or fail_page_alloc in this kernel");
-	/* fail-nth counts only the points these filters let through. */
-	sysfs_write("/sys/kernel/debug/failslab/cache-filter", "N");
-	sysfs_write("/sys/kernel/debug/fail_page_alloc/min-order", "0");
-	sysfs_write("/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem", "N");
-	for (s = 0; s < 2 * ARRAY_SIZE(sizes) && failures < 10; s++) {
-		bool dev = s >= ARRAY_SIZE(sizes);
-		unsigned int n = sizes[s % ARRAY_SIZE(sizes)];
-		const char *add = dev ? RP2_OVR "/add" : IOHOOK_SYS "/mem/add";
-		size_t len = 0;
-
-		if (n > max || (dev && n > 16))
-			continue;	/* 0xf0-0xff: 16 bytes of the root port */
-		for (k = 0; k < n; k++)
-			len += dev ? snprintf(buf + len, sizeof(buf) - len,
-					      "%x 1 0 ff wc count=2;", 0xf0 + k) :
-				     snprintf(buf + len, sizeof(buf) - len,
-					      "%llx 4 1 ff rc sel=%llx:4=%u;",
-					      MEM_SAFE + k * 16, MEM_SAFE + 8, k + 1);
-		for (nth = 1; nth < 5000; nth++) {
-			bool injected;
-			int err;
-
-			snapshot(&before);
-			err = add_failing_nth(fail_nth, add, buf, len, nth, &injected);
-			ASSERT_NE(-EBADF, err);
-			if (!injected) {
-				/* Past the last point: an add like any other. */
-				EXPECT_EQ(0, err);
-				EXPECT_EQ((int)n,
-					  dir_entries(dev ? RP2_OVR : IOHOOK_SYS "/mem"));
-				remove_everything();
-				TH_LOG("%u entries (%s): %u allocation points", n,
-				       dev ? "device config" : "memory, conditional", nth - 1);
-				break;
-			}
-			injected_adds++;
-			if (!err) {
-				if (dir_entries(dev ? RP2_OVR : IOHOOK_SYS "/mem") != (int)n) {
-					failures++;
-					TH_LOG("%u entries, point %u failed: partial add",
-					       n, nth);
-				}
-				remove_everything();
-				continue;
-			}
-			if (err != -ENOMEM) {
-				failures++;
-				TH_LOG("%u entries, point %u failed: errno %d", n, nth, -err);
-				remove_everything();
-				continue;
-			}
-			nomem++;
-			if (!unchanged_since(_metadata, &before)) {
-				failures++;
-				TH_LOG("%u entries, point %u failed: ENOMEM, state changed",
-				       n, nth);
-				remove_everything();
-			}
-		}
-	}
-	close(fail_nth);
-	sysfs_write("/sys/kernel/debug/failslab/cache-filter", "N");
-	fault_teardown("failslab");
-	fault_teardown("fail_page_alloc");
-	TH_LOG("%ld injected adds: %ld failed with ENOMEM, %ld succeeded whole",
-	       injected_adds, nomem, injected_adds - nomem);
-	EXPECT_EQ(0, failures);
-	EXPECT_GE(injected_adds, 1000);
-	remove_everything();
-	state_line("filter_sum", sa, sizeof(sa));
-	EXPECT_STREQ("filter_sum pciconf=0 mem=0 io=0", sa);
-	state_line("vfilter_sum", sa, sizeof(sa));
-	EXPECT_STREQ("vfilter_sum 0", sa);
 }
 
 TEST_HARNESS_MAIN
