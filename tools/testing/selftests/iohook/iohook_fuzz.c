@@ -263,7 +263,8 @@ TEST_F_TIMEOUT(fz, abi, 14400)
 		if (stale)
 			listings(before, sizeof(before));
 		stale = false;
-		err = sysfs_write_bytes(path, buf, n);
+		err = path != vpath && rnd(8) ? write_kept_open(path, buf, n) :
+						   sysfs_write_bytes(path, buf, n);
 		access_registers();
 		counts[kind]++;
 		if (!err) {
