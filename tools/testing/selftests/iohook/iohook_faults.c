@@ -64,6 +64,18 @@ static bool unchanged_since(struct __test_metadata *_metadata,
 	return false;
 }
 
+/* After remove all: every filter count, physical and virtual, back at 0. */
+static void expect_all_removed(struct __test_metadata *_metadata)
+{
+	char sa[256];
+
+	remove_everything();
+	state_line("filter_sum", sa, sizeof(sa));
+	EXPECT_STREQ("filter_sum pciconf=0 mem=0 io=0", sa);
+	state_line("vfilter_sum", sa, sizeof(sa));
+	EXPECT_STREQ("vfilter_sum 0", sa);
+}
+
 /*
  * Adds of 1 to 50 entries, each with one slab allocation of this task
  * made to fail: the first one after a random number of bytes allocated
@@ -80,7 +92,6 @@ TEST_F_TIMEOUT(fz, add_all_or_nothing_under_failslab, 3600)
 	long adds = e ? atol(e) : 1000, i, ok = 0, nomem = 0, failures = 0;
 	static struct snapshot before;
 	static char buf[8192];
-	char sa[256];
 
 	if (!fault_setup("failslab"))
 		SKIP(return, "no failslab in this kernel");
@@ -146,11 +157,7 @@ TEST_F_TIMEOUT(fz, add_all_or_nothing_under_failslab, 3600)
 	EXPECT_EQ(0, failures);
 	EXPECT_GT(ok, 0);
 	EXPECT_GT(nomem, 0);
-	remove_everything();
-	state_line("filter_sum", sa, sizeof(sa));
-	EXPECT_STREQ("filter_sum pciconf=0 mem=0 io=0", sa);
-	state_line("vfilter_sum", sa, sizeof(sa));
-	EXPECT_STREQ("vfilter_sum 0", sa);
+	expect_all_removed(_metadata);
 }
 
 /*
@@ -197,7 +204,6 @@ TEST_F_TIMEOUT(fz, add_all_or_nothing_every_site, 14400)
 	unsigned int max = e ? atoi(e) : 21;
 	static struct snapshot before;
 	static char buf[8192];
-	char sa[256];
 	long injected_adds = 0, failures = 0, nomem = 0;
 	unsigned int s, nth, k;
 	int fail_nth;
@@ -275,11 +281,7 @@ TEST_F_TIMEOUT(fz, add_all_or_nothing_every_site, 14400)
 	       injected_adds, nomem, injected_adds - nomem);
 	EXPECT_EQ(0, failures);
 	EXPECT_GE(injected_adds, 1000);
-	remove_everything();
-	state_line("filter_sum", sa, sizeof(sa));
-	EXPECT_STREQ("filter_sum pciconf=0 mem=0 io=0", sa);
-	state_line("vfilter_sum", sa, sizeof(sa));
-	EXPECT_STREQ("vfilter_sum 0", sa);
+	expect_all_removed(_metadata);
 }
 
 TEST_HARNESS_MAIN
