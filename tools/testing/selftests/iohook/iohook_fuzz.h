@@ -62,15 +62,22 @@ static inline int kept_open(const char *path, int flags)
 {
 	static struct { const char *path; int fd; } open_files[16];
 	unsigned int i;
+	int fd;
 
 	for (i = 0; i < ARRAY_SIZE(open_files) && open_files[i].path; i++)
 		if (open_files[i].path == path)
 			return open_files[i].fd;
-	if (i == ARRAY_SIZE(open_files))
-		return open(path, flags);	/* never closed: a test's leak */
-	open_files[i].path = path;
-	open_files[i].fd = open(path, flags);
-	return open_files[i].fd;
+	if (i == ARRAY_SIZE(open_files)) {
+		errno = EMFILE;		/* more constant paths than slots */
+		return -1;
+	}
+	/* Only an open that worked is kept: a failure sets errno each time. */
+	fd = open(path, flags);
+	if (fd >= 0) {
+		open_files[i].path = path;
+		open_files[i].fd = fd;
+	}
+	return fd;
 }
 
 /* sysfs_write_bytes() on a file that stays open; @path must be a constant. */
