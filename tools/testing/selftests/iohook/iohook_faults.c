@@ -216,13 +216,14 @@ static unsigned int next_point(unsigned int nth, unsigned int points)
  * to fail: each point of a small add, next_point()'s of a large one,
  * until an add runs out of points (and must then succeed). Each injected
  * add either succeeds whole or fails with ENOMEM leaving the listings,
- * the store and the static keys as they were. The adds of 1 to 3 entries
- * have every point fail, so every site fails; the large adds add the
+ * the store and the static keys as they were. The adds of one entry
+ * have every point fail (so does any add of at most 3 * FAULT_EDGE
+ * points), so every site of the write path fails; the large adds add the
  * sites only they reach (the entry array from vmalloc, the nodes of a
  * deeper tree) without failing each of their 2000 points: under KASAN
  * and TCG one injected add takes about 0.7 s. Sizes go up to
  * IOHOOK_FAULT_MAX_ENTRIES (default 21, about 1200 injected adds; 50,
- * the debug profile's, about 1700).
+ * the debug profile's, about 1600).
  */
 TEST_F_TIMEOUT(fz, add_all_or_nothing_every_site, 14400)
 {
