@@ -6,7 +6,7 @@
  * sysfs access method, the same path lspci and setpci use.
  */
 #include "iohook_util.h"
-#include "kselftest_harness.h"
+#include "iohook_harness.h"
 
 FIXTURE(pci)
 {

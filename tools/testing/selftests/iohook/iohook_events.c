@@ -27,7 +27,7 @@
 #include <sys/ioctl.h>
 
 #include "iohook_machine.h"
-#include "kselftest_harness.h"
+#include "iohook_harness.h"
 
 FIXTURE(ev)
 {

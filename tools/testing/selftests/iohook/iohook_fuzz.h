@@ -14,7 +14,7 @@
 #define IOHOOK_FUZZ_H
 
 #include "iohook_util.h"
-#include "kselftest_harness.h"
+#include "iohook_harness.h"
 #include <sys/syscall.h>
 
 #define RP2		"0000:00:1d.0"

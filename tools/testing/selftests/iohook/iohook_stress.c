@@ -39,7 +39,7 @@
 #include <sys/socket.h>
 
 #include "iohook_machine.h"
-#include "kselftest_harness.h"
+#include "iohook_harness.h"
 
 #define STATE		IOHOOK_STATE
 #define SMBUS		"0000:00:1f.3"

@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 
 #include "iohook_util.h"
-#include "kselftest_harness.h"
+#include "iohook_harness.h"
 
 #define RP1	"0000:00:1c.0"
 #define RP2	"0000:00:1d.0"
