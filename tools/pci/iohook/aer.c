@@ -192,19 +192,24 @@ static int inject(const struct aer_error *e)
 	snprintf(fire, sizeof(fire), PCI_DEVS "/%s/fire_irq", rp_bdf);
 	snprintf(vec, sizeof(vec), "%d", pcie_vector(rp, PCI_ERR_MSG_NUM(rs)));
 	t0 = now_ms();
+	if (!err && (want[1] || want[2]))
+		err = recovery_watch();
 	if (!err)
 		err = abi_write(fire, vec);
 	if (err) {
+		recovery_unwatch();
 		undo_all();
 		return err_exit("aer", err);
 	}
 
 	/*
 	 * Handled: the port's status read and cleared, each kind of message
-	 * counted by the port, and the device's status cleared where Linux
-	 * clears it (correctable at once, non-fatal after recovery; Linux
-	 * does not read or clear an endpoint's status for a fatal error, and
-	 * its recovery, a link reset, goes on after this).
+	 * counted by the port, the device's status cleared where Linux clears
+	 * it (correctable at once, non-fatal during or after the recovery),
+	 * and every recovery that has begun by then ended (recovery.c): the
+	 * next error then finds the device's registers as hardware would.
+	 * Linux does not read or clear an endpoint's status for a fatal
+	 * error; its recovery, a link reset, may begin after this.
 	 */
 	deadline = t0 + opt.timeout_ms;
 	snprintf(name, sizeof(name), "%x", rp_aer + PCI_ERR_ROOT_STATUS);
@@ -220,8 +225,13 @@ static int inject(const struct aer_error *e)
 		snprintf(name, sizeof(name), "%x", aer + PCI_ERR_UNCOR_STATUS);
 		err = wait_cleared(dir, name, e->uncor_status, deadline);
 	}
+	if (!err)
+		err = recovery_wait(deadline);
+	recovery_unwatch();
 	describe(e, sever, what, sizeof(what));
 	undo_all();	/* the error is gone: no override stays */
+	if (err && err != -ETIME)
+		return err_exit("aer", err);	/* -ENOBUFS: uevents lost */
 	if (err) {
 		fprintf(stderr, "%s: aer: the driver did not react in %d ms (%s on %s)\n",
 			prog, opt.timeout_ms, what, bdf);

@@ -61,6 +61,11 @@ int wait_for(bool (*done)(const void *arg), const void *arg, long long deadline)
 int wait_cleared(const char *dir, const char *name, unsigned long long bits,
 		 long long deadline);
 
+/* recovery.c: the end of a PCI error recovery, from its uevents */
+int recovery_watch(void);
+void recovery_unwatch(void);
+int recovery_wait(long long deadline);
+
 /* pcie.c: devices, capabilities, ports and vectors, through libpci */
 struct pci_dev;
 int pcie_open(void);
