@@ -419,6 +419,69 @@ TEST_F(cli, aer_files_and_their_errors)
 	EXPECT_EQ(cor + 1, aer_counter(NIC, "aer_dev_correctable", "TOTAL_ERR_COR"));
 }
 
+/* Whether the uevent in @buf (@len bytes) carries @var ("KEY=VALUE"). */
+static bool uevent_has(const char *buf, size_t len, const char *var)
+{
+	size_t off;
+
+	for (off = strlen(buf) + 1; off < len; off += strlen(buf + off) + 1)
+		if (!strcmp(buf + off, var))
+			return true;
+	return false;
+}
+
+/*
+ * Whether the e1000e's recovery had begun and ended, by the uevents
+ * queued on @fd (pci_uevent_ers()), which it drains without waiting.
+ */
+static bool recovery_over(int fd)
+{
+	bool began = false, ended = false;
+	char buf[8192];
+	ssize_t len;
+
+	while ((len = recv(fd, buf, sizeof(buf) - 1, MSG_DONTWAIT)) > 0) {
+		buf[len] = 0;
+		if (strncmp(buf, "change@", 7) || !strstr(buf, "/" NIC))
+			continue;
+		if (uevent_has(buf, len, "ERROR_EVENT=BEGIN_RECOVERY"))
+			began = true;
+		if (began && uevent_has(buf, len, "ERROR_EVENT=SUCCESSFUL_RECOVERY"))
+			ended = true;
+	}
+	return ended;
+}
+
+/*
+ * An uncorrectable error: "aer" returns once the e1000e's recovery has
+ * ended (its SUCCESSFUL_RECOVERY uevent already queued then), and a
+ * correctable error after it in the same file is not lost: the e1000e's
+ * slot_reset clears every AER status bit mid-recovery.
+ */
+TEST_F(cli, aer_waits_for_the_recovery)
+{
+	long long ct = aer_counter(NIC, "aer_dev_nonfatal", "CmpltTO");
+	long long bad = aer_counter(NIC, "aer_dev_correctable", "BadTLP");
+	char *o = self->out;
+	size_t n = sizeof(self->out);
+	int fd = uevent_open();
+
+	ASSERT_LE(0, fd);
+	put_file("/tmp/aer-nf", "AER ID 01:00.0 UNCOR COMP_TIME\n");
+	ASSERT_EQ(0, cli(o, n, "aer /tmp/aer-nf")) TH_LOG("%s", o);
+	EXPECT_TRUE(recovery_over(fd));
+	EXPECT_EQ(ct + 1, aer_counter(NIC, "aer_dev_nonfatal", "CmpltTO"));
+
+	put_file("/tmp/aer-nf", "AER ID 01:00.0 UNCOR COMP_TIME\nAER ID 01:00.0 COR BAD_TLP\n");
+	ASSERT_EQ(0, cli(o, n, "aer /tmp/aer-nf")) TH_LOG("%s", o);
+	EXPECT_TRUE(recovery_over(fd));
+	close(fd);
+	EXPECT_EQ(ct + 2, aer_counter(NIC, "aer_dev_nonfatal", "CmpltTO"));
+	EXPECT_EQ(bad + 1, aer_counter(NIC, "aer_dev_correctable", "BadTLP"));
+	ASSERT_EQ(0, cli(o, n, "status"));
+	EXPECT_NE(NULL, strstr(o, "io 0, mem 0, pciconf 0"));	/* no state left */
+}
+
 /* The CLI where /sys/devices/system/memory is an empty tmpfs. */
 #define NO_MEMHP "unshare -m sh -c 'mount -t tmpfs none /sys/devices/system/memory && " \
 	"exec \"$0\" \"$@\"'"
