@@ -6,12 +6,14 @@
  * ERROR_EVENT=BEGIN_RECOVERY when its driver is told of the error, then
  * SUCCESSFUL_RECOVERY after its resume, or FAILED_RECOVERY. "aer" waits
  * for these before it reports an uncorrectable error handled, so that the
- * next error of a file is not injected into a recovery: a driver's
- * slot_reset restores the device's state, pci_restore_state() clears all
- * its AER status bits, and an error injected before that is read back as
- * zeros by the AER driver when it gets to it (it handles one message at a
- * time). The status bits "aer" waits on are cleared by that same restore,
- * mid-recovery, so they alone do not say the recovery is over.
+ * next error of a file is not injected into a recovery: the AER driver
+ * handles one message at a time, reads the device's status for the next
+ * one only after the recovery, and a recovery clears that status (a
+ * driver's slot_reset restores the device's state, and pci_restore_state()
+ * clears every AER status bit). On the debug kernel such an error was read
+ * back as zeros and not reported. The status bits "aer" waits on are
+ * cleared by that same restore, mid-recovery, so they alone do not say the
+ * recovery is over.
  *
  * The socket is opened before the error is fired, so no event is missed;
  * every BEGIN_RECOVERY of a device is already queued when the device's
