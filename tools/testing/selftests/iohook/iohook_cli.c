@@ -419,17 +419,6 @@ TEST_F(cli, aer_files_and_their_errors)
 	EXPECT_EQ(cor + 1, aer_counter(NIC, "aer_dev_correctable", "TOTAL_ERR_COR"));
 }
 
-/* Whether the uevent in @buf (@len bytes) carries @var ("KEY=VALUE"). */
-static bool uevent_has(const char *buf, size_t len, const char *var)
-{
-	size_t off;
-
-	for (off = strlen(buf) + 1; off < len; off += strlen(buf + off) + 1)
-		if (!strcmp(buf + off, var))
-			return true;
-	return false;
-}
-
 /*
  * Whether the e1000e's recovery had begun and ended, by the uevents
  * queued on @fd (pci_uevent_ers()), which it drains without waiting.

@@ -243,6 +243,17 @@ static inline ssize_t uevent_recv(int fd, char *buf, size_t len, int *ms)
 	return 0;
 }
 
+/* Whether the uevent in @buf (@len bytes) carries @var ("KEY=VALUE"). */
+static inline bool uevent_has(const char *buf, size_t len, const char *var)
+{
+	size_t off;
+
+	for (off = strlen(buf) + 1; off < len; off += strlen(buf + off) + 1)
+		if (!strcmp(buf + off, var))
+			return true;
+	return false;
+}
+
 /*
  * Wait up to @ms for a uevent whose header ("ACTION@DEVPATH") ends with
  * @suffix and that carries every "KEY=VALUE" in the NULL-terminated @vars.
@@ -262,17 +273,8 @@ static inline bool uevent_wait(int fd, const char *action, const char *suffix,
 		if (strncmp(buf, action, alen) || buf[alen] != '@' ||
 		    hlen < slen || strcmp(buf + hlen - slen, suffix))
 			continue;
-		for (v = vars; v && *v; v++) {
-			bool found = false;
-			size_t off = hlen + 1;
-
-			while (off < (size_t)n) {
-				if (!strcmp(buf + off, *v))
-					found = true;
-				off += strlen(buf + off) + 1;
-			}
-			all = all && found;
-		}
+		for (v = vars; v && *v; v++)
+			all = all && uevent_has(buf, n, *v);
 		if (all)
 			return true;
 	}
