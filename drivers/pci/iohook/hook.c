@@ -598,7 +598,12 @@ static noinline int iohook_pci_write_slow(struct pci_bus *bus,
  */
 noinstr u64 iohook_mem_read(const void __iomem *addr, unsigned int width)
 {
-	if (iohook_mmio_miss(addr, width))
+	unsigned long maybe = iohook_mmio_maybe(addr);
+
+	/* The commonest miss, a readl(), with one conditional branch. */
+	if (likely((maybe | (width ^ 4)) == 0))
+		return readl(addr);
+	if (!maybe)
 		return iohook_raw_mem_read((uintptr_t)addr, width);
 	return iohook_mem_read_full(addr, width, _RET_IP_);
 }
@@ -614,7 +619,11 @@ EXPORT_SYMBOL(iohook_mem_read);
  */
 noinstr void iohook_mem_write(u64 val, void __iomem *addr, unsigned int width)
 {
-	if (iohook_mmio_miss(addr, width))
+	unsigned long maybe = iohook_mmio_maybe(addr);
+
+	if (likely((maybe | (width ^ 4)) == 0))
+		writel(val, addr);
+	else if (!maybe)
 		iohook_raw_mem_write(val, (uintptr_t)addr, width);
 	else
 		iohook_mem_write_full(val, addr, width, _RET_IP_);

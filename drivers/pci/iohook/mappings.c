@@ -9,8 +9,11 @@
  * override was armed. Instead, the access path first asks a filter keyed
  * by *virtual* page, iohook_vfilter, which counts every virtual page that
  * maps an overridden (or selector) physical page. A miss there costs one
- * hash and one load, whatever the kind of address (iohook_mmio_miss() in
- * mmio.h); only a hit translates.
+ * hash and one load, whatever the kind of address (iohook_mmio_maybe() in
+ * mmio.h); only a hit translates. The access path asks only for the page
+ * of an access's first byte, so each range is counted from
+ * IOHOOK_VFILTER_REACH (7) bytes below its start: an access of at most
+ * 8 bytes that overlaps the range starts no lower than that.
  *
  * Why the filter is complete: a physical page is seen through
  * - the direct map and the kernel image, both linear: their aliases are
@@ -20,7 +23,7 @@
  *   __ioremap_caller(), which reports it here before it returns the
  *   address, and iounmap() reports its end before the mapping goes: so
  *   no accessor can use an ioremap address this file does not know;
- * - the fixmap (the IO-APIC): iohook_mmio_miss() never says "miss" there,
+ * - the fixmap (the IO-APIC): iohook_mmio_maybe() never says "miss" there,
  *   those accesses are translated by the walk, as before.
  * Each (mapping, range) pair is counted exactly once, by whichever of the
  * two arrives second, and uncounted by whichever leaves first; mappings,
@@ -59,18 +62,24 @@ static LIST_HEAD(iohook_maps);
 
 /*
  * Count (@delta) in the virtual filter the pages of @m that map the
- * physical range [@first, @last].
+ * physical range [@first, @last], and the page that holds the
+ * IOHOOK_VFILTER_REACH bytes before them: an access that starts there
+ * overlaps the range, and the access path asks only for the page of an
+ * access's first byte. (That page may be another mapping's, or none:
+ * counting it only costs a walk there.)
  */
 static void iohook_map_count(const struct iohook_map *m, u64 first, u64 last,
 			     int delta)
 {
 	u64 lo = max(first, m->phys), hi = min(last, m->phys + m->size - 1);
+	unsigned long vlo;
 
 	if (lo > hi)
 		return;
+	vlo = m->virt + (lo - m->phys);
 	iohook_filter_update(iohook_vfilter, IOHOOK_SPACE_MEM,
-			     m->virt + (lo - m->phys), m->virt + (hi - m->phys),
-			     delta);
+			     vlo - IOHOOK_VFILTER_REACH,
+			     m->virt + (hi - m->phys), delta);
 }
 
 /**

@@ -4,7 +4,8 @@
  * through real readl() on the e1000e's BAR0: mappings made after the
  * override, unmapped and made again at another address, two mappings of
  * the same page at once (pci_iomap() and ioremap_wc()), one unmapped
- * while armed; and the linear kernel addresses that need no filter.
+ * while armed; the linear kernel addresses that need no filter; and
+ * accesses that cross into an overridden page.
  */
 #include <kunit/test.h>
 #include <linux/io.h>
@@ -95,13 +96,13 @@ static void iohook_test_two_mappings(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, overridden(&c, w));
 	iounmap(w);
 	KUNIT_EXPECT_TRUE(test, overridden(&c, p));
-	KUNIT_EXPECT_FALSE(test, iohook_mmio_miss(p + E1000_STATUS, 4));
+	KUNIT_EXPECT_FALSE(test, iohook_mmio_miss(p + E1000_STATUS));
 	KUNIT_EXPECT_EQ(test, iohook_mmio_phys(p + E1000_STATUS, 4), c.bar + E1000_STATUS);
 	/* The override goes: the virtual filter forgets the page. */
 	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, c.spec.addr), 0);
 	KUNIT_EXPECT_FALSE(test, iohook_filter_hit(iohook_vfilter, IOHOOK_SPACE_MEM,
 						   (unsigned long)p + E1000_STATUS, 4));
-	KUNIT_EXPECT_TRUE(test, iohook_mmio_miss(p + E1000_STATUS, 4));
+	KUNIT_EXPECT_TRUE(test, iohook_mmio_miss(p + E1000_STATUS));
 	KUNIT_EXPECT_EQ(test, readl(p + E1000_STATUS), c.real);
 	/* Added back, the live mapping is counted again. */
 	KUNIT_EXPECT_EQ(test, iohook_add(&c.spec), 0);
@@ -121,8 +122,8 @@ static void iohook_test_miss_needs_no_walk(struct kunit *test)
 	p = pci_iomap(c.pdev, 0, 0);
 	KUNIT_ASSERT_NOT_NULL(test, p);
 	if (pci_resource_len(c.pdev, 0) > PAGE_SIZE)
-		KUNIT_EXPECT_TRUE(test, iohook_mmio_miss(p + PAGE_SIZE, 4));
-	KUNIT_EXPECT_FALSE(test, iohook_mmio_miss(p + E1000_STATUS, 4));
+		KUNIT_EXPECT_TRUE(test, iohook_mmio_miss(p + PAGE_SIZE));
+	KUNIT_EXPECT_FALSE(test, iohook_mmio_miss(p + E1000_STATUS));
 	pci_iounmap(c.pdev, p);
 	pci_dev_put(c.pdev);
 }
@@ -139,12 +140,50 @@ static void iohook_test_linear_addresses(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, iohook_mmio_phys((void __iomem *)buf, 4),
 			(u64)virt_to_phys(buf));
 	/* Nothing overridden there: a miss by the physical filter. */
-	KUNIT_EXPECT_TRUE(test, iohook_mmio_miss((void __iomem *)buf, 4));
+	KUNIT_EXPECT_TRUE(test, iohook_mmio_miss((void __iomem *)buf));
 	KUNIT_EXPECT_EQ(test, iohook_mmio_phys((void __iomem *)image_buf, 4),
 			(u64)__pa_symbol(image_buf));
 	/* And agree with the page-table walk. */
 	KUNIT_EXPECT_TRUE(test, iohook_virt_to_phys((void __iomem *)image_buf, 4, &phys));
 	KUNIT_EXPECT_EQ(test, phys, (u64)__pa_symbol(image_buf));
+}
+
+/*
+ * An access that starts on the page below an override and ends in it:
+ * the filter is asked for the first byte's page only, which counts the
+ * override because ranges are counted from 7 bytes below their start.
+ */
+static void iohook_test_access_into_next_page(struct kunit *test)
+{
+	struct page *pages = alloc_pages(GFP_KERNEL, 1);
+	struct iohook_spec spec = {
+		.space = IOHOOK_SPACE_MEM, .len = 1, .value = 0x5a,
+		.mask = 0xff, .attr = IOHOOK_RO,
+	};
+	void __iomem *edge;
+	u8 *buf;
+
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	buf = page_address(pages);
+	memset(buf, 0x11, 2 * PAGE_SIZE);
+	edge = (void __iomem *)buf + PAGE_SIZE;
+	/* Nothing counted yet: the first page is a miss. */
+	KUNIT_EXPECT_TRUE(test, iohook_mmio_miss(edge - 7));
+	spec.addr = page_to_phys(pages) + PAGE_SIZE;
+	if (iohook_add(&spec)) {
+		__free_pages(pages, 1);
+		KUNIT_FAIL(test, "iohook_add() failed");
+		return;
+	}
+	iohook_arm();
+	KUNIT_EXPECT_FALSE(test, iohook_mmio_miss(edge - 7));
+	KUNIT_EXPECT_EQ(test, readq(edge - 7), 0x5a11111111111111ULL);
+	KUNIT_EXPECT_EQ(test, readl(edge - 2), 0x115a1111U);
+	KUNIT_EXPECT_EQ(test, readw(edge - 1), 0x5a11U);
+	iohook_disarm();
+	KUNIT_EXPECT_EQ(test, readl(edge - 2), 0x11111111U);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, spec.addr), 0);
+	__free_pages(pages, 1);
 }
 
 static void mappings_exit(struct kunit *test)
@@ -157,6 +196,7 @@ static struct kunit_case iohook_mappings_cases[] = {
 	KUNIT_CASE(iohook_test_two_mappings),
 	KUNIT_CASE(iohook_test_miss_needs_no_walk),
 	KUNIT_CASE(iohook_test_linear_addresses),
+	KUNIT_CASE(iohook_test_access_into_next_page),
 	{}
 };
 

@@ -9,7 +9,7 @@
  * right answer for ioremap, the fixmap and the direct map alike, without
  * locks or allocation, so it is safe on the access path; but it is slow,
  * and every armed readl() in the kernel would pay it. So the access path
- * asks iohook_mmio_miss() (mmio.h) first, and walks only where it must
+ * asks iohook_mmio_maybe() (mmio.h) first, and walks only where it must
  * (see mappings.c). Unlike
  * slow_virt_to_phys(), an unmapped address is not a BUG: the access is
  * simply left alone.

@@ -36,26 +36,42 @@ static __always_inline u64 iohook_linear_phys(unsigned long va,
 	return IOHOOK_NO_PHYS;
 }
 
+/*
+ * How far below an override the virtual filter counts its pages: an
+ * access of up to 8 bytes that overlaps a range starts at most 7 bytes
+ * before it, so counting from there makes the page of an access's
+ * first byte enough to ask (mappings.c).
+ */
+#define IOHOOK_VFILTER_REACH	(sizeof(u64) - 1)
+
 /**
- * iohook_mmio_miss() - whether no memory override can be behind an access
+ * iohook_mmio_maybe() - whether a memory override may be behind an access
  * @addr: the address an MMIO accessor was given
- * @width: the access width, 1 to 8
  *
  * The question every MMIO access in the kernel asks while a memory
  * override is armed, so it is inline, makes no call and translates
- * nothing: one hash and one load of the virtual filter (mappings.c says
- * why it is complete). The fixmap is never a miss here: its accesses
- * are translated by the walk.
+ * nothing: one hash and one load of the virtual filter, for the page of
+ * the first byte only (mappings.c says why that is complete). The fixmap
+ * is never a miss here: its accesses are translated by the walk. The
+ * answer is a number, not a branch, so that the caller can fold more
+ * tests into its one branch: under TCG each conditional branch ends a
+ * translation block, which costs more than the instructions do.
  *
- * Return: true if the access can go straight to the hardware.
+ * Return: 0 if the access can go straight to the hardware.
  */
-static __always_inline bool iohook_mmio_miss(const void __iomem *addr,
-					     unsigned int width)
+static __always_inline unsigned long iohook_mmio_maybe(const void __iomem *addr)
 {
 	unsigned long va = (unsigned long)addr;
 
-	return va < FIXADDR_START &&
-	       !iohook_filter_hit(iohook_vfilter, IOHOOK_SPACE_MEM, va, width);
+	return READ_ONCE(iohook_vfilter[hash_64(va >> PAGE_SHIFT,
+						IOHOOK_FILTER_BITS)]) |
+	       (va >= FIXADDR_START);
+}
+
+/* iohook_mmio_maybe(), as a bool: true if no override can be behind @addr. */
+static __always_inline bool iohook_mmio_miss(const void __iomem *addr)
+{
+	return !iohook_mmio_maybe(addr);
 }
 
 /**
