@@ -113,6 +113,16 @@ static __always_inline unsigned int iohook_granule_shift(enum iohook_space space
 }
 
 /*
+ * The one bucket of a filter that counts granule @g: the same function
+ * for the counting (iohook_filter_update()) and every lookup, or a
+ * lookup would miss what was counted.
+ */
+static __always_inline unsigned int iohook_filter_bucket(u64 g)
+{
+	return hash_64(g, IOHOOK_FILTER_BITS);
+}
+
+/*
  * Whether @filter counts anything in the granules of an access. Always
  * inline: noinstr entry points call it before they know RCU watches.
  */
@@ -123,9 +133,9 @@ static __always_inline bool iohook_filter_hit(const u32 *filter,
 	unsigned int shift = iohook_granule_shift(space);
 	u64 g = addr >> shift, g2 = (addr + width - 1) >> shift;
 
-	if (READ_ONCE(filter[hash_64(g, IOHOOK_FILTER_BITS)]))
+	if (READ_ONCE(filter[iohook_filter_bucket(g)]))
 		return true;
-	return g2 != g && READ_ONCE(filter[hash_64(g2, IOHOOK_FILTER_BITS)]);
+	return g2 != g && READ_ONCE(filter[iohook_filter_bucket(g2)]);
 }
 
 /*

@@ -62,9 +62,9 @@ static __always_inline u64 iohook_linear_phys(unsigned long va,
 static __always_inline unsigned long iohook_mmio_maybe(const void __iomem *addr)
 {
 	unsigned long va = (unsigned long)addr;
+	u64 g = va >> iohook_granule_shift(IOHOOK_SPACE_MEM);
 
-	return READ_ONCE(iohook_vfilter[hash_64(va >> PAGE_SHIFT,
-						IOHOOK_FILTER_BITS)]) |
+	return READ_ONCE(iohook_vfilter[iohook_filter_bucket(g)]) |
 	       (va >= FIXADDR_START);
 }
 

@@ -88,7 +88,7 @@ void iohook_filter_update(u32 *filter, enum iohook_space space, u64 first,
 		return;
 	}
 	for (g = gfirst; g <= glast; g++) {
-		b = &filter[hash_64(g, IOHOOK_FILTER_BITS)];
+		b = &filter[iohook_filter_bucket(g)];
 		WRITE_ONCE(*b, *b + delta);
 	}
 }
