@@ -11,6 +11,8 @@
 #   make demo      build, boot, and narrate the hardware-event demo
 #   make vm CMD=.. run a command in the VM (see scripts/vm-run --help)
 #   make bench     benchmarks: iohook kernel vs the same without, side by side
+#   make bench-probe  what an armed MMIO miss would cost through per-site
+#                  detours, against today's (one boot of the bench kernel)
 #   make fuzz      libFuzzer (ASan, UBSan) on the parser and the bit
 #                  semantics, built unchanged for userspace: RUNS
 #                  executions per target (default 10 million)
@@ -29,7 +31,7 @@ export KVER
 endif
 KVER_OR_DEFAULT := $(or $(KVER),6.12)
 
-.PHONY: all deps kernel selftests check demo vm bench series fuzz clean distclean
+.PHONY: all deps kernel selftests check demo vm bench bench-probe series fuzz clean distclean
 
 all: kernel
 
@@ -54,6 +56,9 @@ vm: kernel
 bench: deps
 	@scripts/bench
 
+bench-probe: deps
+	@scripts/bench-probe
+
 series: deps
 	@scripts/series $(SERIES_OUT)
 
@@ -62,7 +67,8 @@ fuzz: deps
 		$(if $(RUNS),RUNS=$(RUNS))
 
 clean:
-	rm -rf $(BUILD_DIR)/6.*/obj-* $(BUILD_DIR)/6.*/selftests $(BUILD_DIR)/6.*/check $(BUILD_DIR)/6.*/bench
+	rm -rf $(BUILD_DIR)/6.*/obj-* $(BUILD_DIR)/6.*/selftests $(BUILD_DIR)/6.*/check $(BUILD_DIR)/6.*/bench \
+		$(BUILD_DIR)/6.*/bench-probe
 
 distclean:
 	rm -rf $(BUILD_DIR)

@@ -27,6 +27,8 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 
+#include "bench_loop.h"
+
 /*
  * 15, not 7: on a shared host, bursts of slowdown last several
  * repetitions; the median of 15 survives up to 7 disturbed ones.
@@ -38,15 +40,6 @@
 #define PCI_BASE		(0xabcdULL << 32)
 
 static volatile u64 sink;
-
-static __always_inline u32 raw_readl(const volatile void __iomem *addr)
-{
-	u32 ret;
-
-	asm volatile("movl %1,%0" : "=r"(ret)
-		     : "m" (*(volatile u32 __force *)addr) : "memory");
-	return ret;
-}
 
 enum op {
 	OP_READL_HOOKED, OP_READL_RAW, OP_INB_HOOKED, OP_INB_RAW,
@@ -75,26 +68,6 @@ static noinline int raw_cfg_read(struct pci_dev *dev, u32 *v)
 	ret = dev->bus->ops->read(dev->bus, dev->devfn, 0, 4, v);
 	raw_spin_unlock_irqrestore(&bench_lock, flags);
 	return ret;
-}
-
-/*
- * One loop function per operation, so that every variant gets the same
- * loop and the same code layout (a shared switch would let one variant
- * fall through to the loop's tail while the other jumps to it).
- */
-#define BENCH_LOOP(name, expr)						\
-static noinline u64 loop_##name(const struct target *t,		\
-				unsigned long iters)			\
-{									\
-	unsigned long i;						\
-	u64 acc = 0;							\
-	u32 v = 0;							\
-									\
-	for (i = 0; i < iters; i++) {					\
-		expr;							\
-		acc += v;						\
-	}								\
-	return acc;							\
 }
 
 BENCH_LOOP(readl_hooked, v = readl(t->addr))
