@@ -205,12 +205,15 @@ bool iohook_is_armed(void);
 int iohook_register_notifier(struct notifier_block *nb);
 int iohook_unregister_notifier(struct notifier_block *nb);
 
-/* Config-space slow paths, called from drivers/pci/access.c. */
+/*
+ * Config-space slow paths, called from drivers/pci/access.c; not __cold,
+ * for the reason <linux/iohook_access.h> gives.
+ */
 DECLARE_STATIC_KEY_FALSE(iohook_pci_key);
-int __cold iohook_pci_read(struct pci_bus *bus, unsigned int devfn, int pos,
-			   int len, u32 *val);
-int __cold iohook_pci_write(struct pci_bus *bus, unsigned int devfn, int pos,
-			    int len, u32 val);
+int iohook_pci_read(struct pci_bus *bus, unsigned int devfn, int pos,
+		    int len, u32 *val);
+int iohook_pci_write(struct pci_bus *bus, unsigned int devfn, int pos,
+		     int len, u32 val);
 #define iohook_pci_active()	static_branch_unlikely(&iohook_pci_key)
 
 /* From arch/x86/mm/ioremap.c: the ioremap() mappings. */

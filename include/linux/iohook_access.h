@@ -33,14 +33,14 @@ DECLARE_STATIC_KEY_FALSE(iohook_mem_key);
 DECLARE_STATIC_KEY_FALSE(iohook_io_key);
 
 /*
- * __cold: the compiler moves the call out of the accessor's straight
- * line, so the off path is the NOP and the access, with no jump over
- * the slow path.
+ * Not __cold: the static branch already puts the call after the function's
+ * straight line; __cold let gcc move it to .text.unlikely, far away, and
+ * under TCG each armed miss then paid two more jumps across pages.
  */
-u64 __cold iohook_mem_read(const void __iomem *addr, unsigned int width);
-void __cold iohook_mem_write(u64 val, void __iomem *addr, unsigned int width);
-u32 __cold iohook_io_read(u16 port, unsigned int width);
-void __cold iohook_io_write(u32 val, u16 port, unsigned int width);
+u64 iohook_mem_read(const void __iomem *addr, unsigned int width);
+void iohook_mem_write(u64 val, void __iomem *addr, unsigned int width);
+u32 iohook_io_read(u16 port, unsigned int width);
+void iohook_io_write(u32 val, u16 port, unsigned int width);
 
 #ifndef __IOHOOK_DISABLE__
 #define IOHOOK_HOOKED_ACCESSORS 1
