@@ -19,27 +19,18 @@
  */
 #include <linux/io.h>
 #include <linux/iohook.h>
-#include <linux/irqflags.h>
 #include <linux/ktime.h>
 #include <linux/maple_tree.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 
-#include "bench_loop.h"
+#include "bench_harness.h"
 
-/*
- * 15, not 7: on a shared host, bursts of slowdown last several
- * repetitions; the median of 15 survives up to 7 disturbed ones.
- */
-#define IOHOOK_BENCH_REPS	15
 #define BATCH			256
 /* Far from any RAM or BAR; PCI domain 0xabcd has no device. */
 #define MEM_BASE		0x000a000000000000ULL
 #define PCI_BASE		(0xabcdULL << 32)
-
-static volatile u64 sink;
 
 enum op {
 	OP_READL_HOOKED, OP_READL_RAW, OP_INB_HOOKED, OP_INB_RAW,
@@ -88,42 +79,9 @@ static u64 (*const loops[])(const struct target *, unsigned long) = {
 	[OP_WRITEL_HOOKED] = loop_writel_hooked,
 };
 
-/* Time @iters operations with interrupts off; ns * 1000 per op. */
 static u64 run_op(enum op op, const struct target *t, unsigned long iters)
 {
-	unsigned long flags;
-	u64 start, end;
-
-	local_irq_save(flags);
-	start = ktime_get_ns();
-	sink = loops[op](t, iters);
-	end = ktime_get_ns();
-	local_irq_restore(flags);
-	return div64_u64((end - start) * 1000, iters);
-}
-
-/* Enough iterations for about 10 ms per repetition. */
-static unsigned long calibrate(enum op op, const struct target *t)
-{
-	u64 ps = max_t(u64, run_op(op, t, 200), 1);
-
-	return clamp_t(u64, 10000000000ULL / ps, 200, 2000000);
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static void report(const char *name, u64 *v)
-{
-	sort(v, IOHOOK_BENCH_REPS, sizeof(*v), cmp_u64, NULL);
-	pr_info("iohook_bench: RESULT %s %llu.%03llu %llu.%03llu %llu.%03llu\n",
-		name, v[IOHOOK_BENCH_REPS / 2] / 1000, v[IOHOOK_BENCH_REPS / 2] % 1000,
-		v[0] / 1000, v[0] % 1000, v[IOHOOK_BENCH_REPS - 1] / 1000,
-		v[IOHOOK_BENCH_REPS - 1] % 1000);
+	return bench_time(loops[op], t, iters);
 }
 
 /*
@@ -135,7 +93,7 @@ static void pair2(const char *name_a, enum op a, const struct target *ta,
 		  void (*between)(bool first))
 {
 	u64 va[IOHOOK_BENCH_REPS], vb[IOHOOK_BENCH_REPS];
-	unsigned long iters = calibrate(a, ta);
+	unsigned long iters = bench_iters(loops[a], ta);
 	int r;
 
 	for (r = 0; r < IOHOOK_BENCH_REPS; r++) {
@@ -146,8 +104,8 @@ static void pair2(const char *name_a, enum op a, const struct target *ta,
 			between(false);
 		vb[r] = run_op(b, tb, iters);
 	}
-	report(name_a, va);
-	report(name_b, vb);
+	bench_report(name_a, va);
+	bench_report(name_b, vb);
 }
 
 static void pair(const char *name_a, enum op a, const char *name_b, enum op b,
@@ -279,7 +237,7 @@ static void bench_hit(struct target *kbuf)
 		for (r = 0; r < IOHOOK_BENCH_REPS; r++)
 			v[r] = run_op(OP_READL_HOOKED, kbuf, 20000);
 		snprintf(name, sizeof(name), "hit.readl_kbuf.%u", have);
-		report(name, v);
+		bench_report(name, v);
 	}
 	clear();
 }
@@ -407,14 +365,14 @@ static void bench_lookup(void)
 					}
 			}
 			t2 = ktime_get_ns();
-			sink = acc;
+			bench_sink = acc;
 			vm[r] = div64_u64((t1 - t0) * 1000, lookups);
 			vl[r] = div64_u64((t2 - t1) * 1000, lookups);
 		}
 		snprintf(name, sizeof(name), "lookup.maple.%u", ns[i]);
-		report(name, vm);
+		bench_report(name, vm);
 		snprintf(name, sizeof(name), "lookup.list.%u", ns[i]);
-		report(name, vl);
+		bench_report(name, vl);
 		mtree_destroy(&mt);
 		kvfree(e);
 	}

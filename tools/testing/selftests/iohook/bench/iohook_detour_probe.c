@@ -9,30 +9,25 @@
  * adding code to iohook_bench.ko would move its loops and change the
  * figures "make bench" compares with earlier runs.
  *
- * Results are "iohook_detour_probe: RESULT name median min max" lines,
- * in nanoseconds per access, REPS repetitions alternating with the raw
- * loop (name.raw); scripts/bench-probe prints them as a table.
+ * Results are "iohook_detour_probe: RESULT name median min max" lines
+ * (bench_harness.h), each variant's and its raw loop's (name.raw),
+ * measured in alternation; scripts/bench-probe prints them as a table.
  */
 #include <linux/hash.h>
 #include <linux/io.h>
 #include <linux/iohook.h>
-#include <linux/irqflags.h>
-#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 
-#include "bench_loop.h"
+#include "bench_harness.h"
 #include "detour_probe.h"
 
-#define REPS		15
 #define MEM_BASE	0x000a000000000000ULL	/* far from RAM and BARs */
 
 /* detour_probe.h's filter, always empty, and hash_64()'s multiplier. */
 u32 probe_filter[1 << PROBE_FILTER_BITS];
 const u64 probe_golden = GOLDEN_RATIO_64;
-static volatile u64 probe_sink;
 
 static __always_inline void raw_writel(u32 val, volatile void __iomem *addr)
 {
@@ -66,11 +61,9 @@ BENCH_LOOP(hooked_w, writel(i & 0xff00, t->addr))
 BENCH_LOOP_IN(branch_w, NEAR, branch_writel(i & 0xff00, t->addr))
 BENCH_LOOP_IN(branch_w_far, FAR, branch_writel(i & 0xff00, t->addr))
 
-typedef u64 (*probe_loop)(const struct target *t, unsigned long iters);
-
 static const struct {
 	const char *name;
-	probe_loop loop, raw;
+	bench_loop_fn loop, raw;
 	bool armed;		/* iohook armed while it runs: today's path */
 	bool ram_only;		/* a write, not for the NIC's STATUS */
 } probes[] = {
@@ -89,56 +82,27 @@ static const struct {
 	  false, true },
 };
 
-/* ns * 1000 per access, interrupts off. */
-static u64 probe_time(probe_loop loop, const struct target *t,
-		      unsigned long iters)
-{
-	unsigned long flags;
-	u64 start, end;
-
-	local_irq_save(flags);
-	start = ktime_get_ns();
-	probe_sink = loop(t, iters);
-	end = ktime_get_ns();
-	local_irq_restore(flags);
-	return div64_u64((end - start) * 1000, iters);
-}
-
-static int probe_cmp(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static void probe_print(const char *target, const char *name,
-			const char *suffix, u64 *v)
-{
-	sort(v, REPS, sizeof(*v), probe_cmp, NULL);
-	pr_info("iohook_detour_probe: RESULT %s.%s%s %llu.%03llu %llu.%03llu %llu.%03llu\n",
-		target, name, suffix, v[REPS / 2] / 1000, v[REPS / 2] % 1000,
-		v[0] / 1000, v[0] % 1000, v[REPS - 1] / 1000, v[REPS - 1] % 1000);
-}
-
 /* One variant and its raw loop, alternating, about 10 ms each time. */
 static void probe_pair(const char *target, unsigned int i, void __iomem *addr)
 {
 	struct target t = { .addr = addr };
-	u64 ps = max_t(u64, probe_time(probes[i].raw, &t, 200), 1);
-	unsigned long iters = clamp_t(u64, 10000000000ULL / ps, 200, 2000000);
-	u64 va[REPS], vr[REPS];
+	unsigned long iters = bench_iters(probes[i].raw, &t);
+	u64 va[IOHOOK_BENCH_REPS], vr[IOHOOK_BENCH_REPS];
+	char name[64];
 	int r;
 
-	for (r = 0; r < REPS; r++) {
+	for (r = 0; r < IOHOOK_BENCH_REPS; r++) {
 		if (probes[i].armed)
 			iohook_arm();
-		va[r] = probe_time(probes[i].loop, &t, iters);
+		va[r] = bench_time(probes[i].loop, &t, iters);
 		if (probes[i].armed)
 			iohook_disarm();
-		vr[r] = probe_time(probes[i].raw, &t, iters);
+		vr[r] = bench_time(probes[i].raw, &t, iters);
 	}
-	probe_print(target, probes[i].name, "", va);
-	probe_print(target, probes[i].name, ".raw", vr);
+	snprintf(name, sizeof(name), "%s.%s", target, probes[i].name);
+	bench_report(name, va);
+	snprintf(name, sizeof(name), "%s.%s.raw", target, probes[i].name);
+	bench_report(name, vr);
 }
 
 static int __init probe_init(void)
