@@ -300,7 +300,7 @@ static void do_lspci(struct worker *w)
 	 * lspci lists the device, then reads its files: a removal in
 	 * between makes it fail, which only the e1000e's rescan explains.
 	 */
-	if (strstr(pick, NIC + 5) && nic_was_away(gen))
+	if (strstr(pick, NIC + strlen("0000:")) && nic_was_away(gen))
 		w->refused++;
 	else
 		error(w, "'%s' failed", cmd);
