@@ -33,14 +33,95 @@ DECLARE_STATIC_KEY_FALSE(iohook_mem_key);
 DECLARE_STATIC_KEY_FALSE(iohook_io_key);
 
 /*
- * Not __cold: the static branch already puts the call after the function's
- * straight line; __cold let gcc move it to .text.unlikely, far away, and
- * under TCG each armed miss then paid two more jumps across pages.
+ * The slow paths, one per width: a call site passes only the address
+ * (and the value), not the width as well, which saves an instruction at
+ * each of the two thousand or so accessor sites of a kernel.
+ *
+ * Not __cold: the static branch already puts the call after the
+ * function's straight line; __cold let gcc move it to .text.unlikely, far
+ * away, and under TCG each armed miss then paid two more jumps across
+ * pages.
  */
-u64 iohook_mem_read(const void __iomem *addr, unsigned int width);
-void iohook_mem_write(u64 val, void __iomem *addr, unsigned int width);
-u32 iohook_io_read(u16 port, unsigned int width);
-void iohook_io_write(u32 val, u16 port, unsigned int width);
+u8 iohook_readb(const void __iomem *addr);
+u16 iohook_readw(const void __iomem *addr);
+u32 iohook_readl(const void __iomem *addr);
+u64 iohook_readq(const void __iomem *addr);
+void iohook_writeb(u8 val, void __iomem *addr);
+void iohook_writew(u16 val, void __iomem *addr);
+void iohook_writel(u32 val, void __iomem *addr);
+void iohook_writeq(u64 val, void __iomem *addr);
+u8 iohook_inb(u16 port);
+u16 iohook_inw(u16 port);
+u32 iohook_inl(u16 port);
+void iohook_outb(u8 val, u16 port);
+void iohook_outw(u16 val, u16 port);
+void iohook_outl(u32 val, u16 port);
+
+/*
+ * What <asm/io.h> calls: @width is a constant at every site, so each of
+ * these compiles to one call of the entry point for that width.
+ */
+static __always_inline u64 iohook_mem_read(const void __iomem *addr,
+					   unsigned int width)
+{
+	switch (width) {
+	case 1:
+		return iohook_readb(addr);
+	case 2:
+		return iohook_readw(addr);
+	case 4:
+		return iohook_readl(addr);
+	default:
+		return iohook_readq(addr);
+	}
+}
+
+static __always_inline void iohook_mem_write(u64 val, void __iomem *addr,
+					     unsigned int width)
+{
+	switch (width) {
+	case 1:
+		iohook_writeb(val, addr);
+		break;
+	case 2:
+		iohook_writew(val, addr);
+		break;
+	case 4:
+		iohook_writel(val, addr);
+		break;
+	default:
+		iohook_writeq(val, addr);
+		break;
+	}
+}
+
+static __always_inline u32 iohook_io_read(u16 port, unsigned int width)
+{
+	switch (width) {
+	case 1:
+		return iohook_inb(port);
+	case 2:
+		return iohook_inw(port);
+	default:
+		return iohook_inl(port);
+	}
+}
+
+static __always_inline void iohook_io_write(u32 val, u16 port,
+					    unsigned int width)
+{
+	switch (width) {
+	case 1:
+		iohook_outb(val, port);
+		break;
+	case 2:
+		iohook_outw(val, port);
+		break;
+	default:
+		iohook_outl(val, port);
+		break;
+	}
+}
 
 #ifndef __IOHOOK_DISABLE__
 #define IOHOOK_HOOKED_ACCESSORS 1

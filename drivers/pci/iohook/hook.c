@@ -585,62 +585,57 @@ static noinline int iohook_pci_write_slow(struct pci_bus *bus,
 	return iohook_write(IOHOOK_SPACE_PCI, key, len, &hw, val, caller);
 }
 
-/**
- * iohook_mem_read() - slow path of the MMIO read accessors
- * @addr: ioremapped address
- * @width: 1, 2, 4 or 8
- *
- * Only called while the memory key is on. noinstr, because the idle loop
- * reaches it from its own noinstr code (the HPET under the tick
- * broadcast): nothing here may be traced before the RCU check.
- *
- * Return: the value the caller reads.
+/*
+ * The entry points <linux/iohook_access.h> declares, one per width, so
+ * that an accessor site passes no width. Each is noinstr, because the
+ * idle loop reaches them from its own noinstr code (the HPET under the
+ * tick broadcast, the ACPI C-state port and the PM timer): nothing here
+ * may be traced before the RCU check. Only called while the space's key
+ * is on.
  */
-noinstr u64 iohook_mem_read(const void __iomem *addr, unsigned int width)
-{
-	unsigned long maybe = iohook_mmio_maybe(addr);
 
-	/* The commonest miss, a readl(), with one conditional branch. */
-	if (likely((maybe | (width ^ 4)) == 0))
-		return readl(addr);
-	if (!maybe)
-		return iohook_raw_mem_read((uintptr_t)addr, width);
-	return iohook_mem_read_full(addr, width, _RET_IP_);
+/**
+ * IOHOOK_MEM_READ() - define iohook_<name>(), the slow path of <name>()
+ * @name: the accessor: readb, readw, readl or readq
+ * @val_t: what it reads, u8 to u64
+ *
+ * iohook_readl(addr) returns what readl(addr) reads, and so on. A miss
+ * in the virtual filter (mmio.h) goes straight to the hardware with one
+ * conditional branch: that is the cost every MMIO access in the kernel
+ * pays while a memory override is armed.
+ */
+#define IOHOOK_MEM_READ(name, val_t)					\
+noinstr val_t iohook_##name(const void __iomem *addr)			\
+{									\
+	if (likely(iohook_mmio_miss(addr)))				\
+		return name(addr);					\
+	return iohook_mem_read_full(addr, sizeof(val_t), _RET_IP_);	\
 }
-EXPORT_SYMBOL(iohook_mem_read);
 
 /**
- * iohook_mem_write() - slow path of the MMIO write accessors
- * @val: value written
- * @addr: ioremapped address
- * @width: 1, 2, 4 or 8
+ * IOHOOK_MEM_WRITE() - define iohook_<name>(), the slow path of <name>()
+ * @name: the accessor: writeb, writew, writel or writeq
+ * @val_t: what it writes, u8 to u64
  *
- * Only called while the memory key is on; noinstr like iohook_mem_read().
+ * iohook_writel(val, addr) does what writel(val, addr) does, and so on;
+ * a miss costs what it costs IOHOOK_MEM_READ()'s functions.
  */
-noinstr void iohook_mem_write(u64 val, void __iomem *addr, unsigned int width)
-{
-	unsigned long maybe = iohook_mmio_maybe(addr);
-
-	if (likely((maybe | (width ^ 4)) == 0))
-		writel(val, addr);
-	else if (!maybe)
-		iohook_raw_mem_write(val, (uintptr_t)addr, width);
-	else
-		iohook_mem_write_full(val, addr, width, _RET_IP_);
+#define IOHOOK_MEM_WRITE(name, val_t)					\
+noinstr void iohook_##name(val_t val, void __iomem *addr)		\
+{									\
+	if (likely(iohook_mmio_miss(addr)))				\
+		name(val, addr);					\
+	else								\
+		iohook_mem_write_full(val, addr, sizeof(val_t), _RET_IP_); \
 }
-EXPORT_SYMBOL(iohook_mem_write);
 
-/**
- * iohook_io_read() - slow path of inb(), inw() and inl()
- * @port: I/O port
- * @width: 1, 2 or 4
- *
- * Only called while the I/O-port key is on. noinstr: ACPI idle reads its
- * C-state port and the PM timer from the idle loop.
- *
- * Return: the value the caller reads.
+/*
+ * The body of iohook_inb() to iohook_outl(): a port no override can
+ * cover (the physical filter) goes straight to the hardware. @width is a
+ * constant in each, so iohook_raw_io_*() folds to the one instruction.
  */
-noinstr u32 iohook_io_read(u16 port, unsigned int width)
+static __always_inline u32 iohook_io_read_entry(u16 port, unsigned int width,
+						unsigned long caller)
 {
 	u64 val;
 
@@ -648,30 +643,77 @@ noinstr u32 iohook_io_read(u16 port, unsigned int width)
 	if (!iohook_store_may_cover(IOHOOK_SPACE_IO, port, width))
 		val = iohook_raw_io_read(port, width);
 	else
-		val = iohook_io_read_slow(port, width, _RET_IP_);
+		val = iohook_io_read_slow(port, width, caller);
 	instrumentation_end();
 	return val;
 }
-EXPORT_SYMBOL(iohook_io_read);
 
-/**
- * iohook_io_write() - slow path of outb(), outw() and outl()
- * @val: value written
- * @port: I/O port
- * @width: 1, 2 or 4
- *
- * Only called while the I/O-port key is on; noinstr like iohook_io_read().
- */
-noinstr void iohook_io_write(u32 val, u16 port, unsigned int width)
+static __always_inline void iohook_io_write_entry(u32 val, u16 port,
+						  unsigned int width,
+						  unsigned long caller)
 {
 	instrumentation_begin();
 	if (!iohook_store_may_cover(IOHOOK_SPACE_IO, port, width))
 		iohook_raw_io_write(val, port, width);
 	else
-		iohook_io_write_slow(val, port, width, _RET_IP_);
+		iohook_io_write_slow(val, port, width, caller);
 	instrumentation_end();
 }
-EXPORT_SYMBOL(iohook_io_write);
+
+/**
+ * IOHOOK_IO_READ() - define iohook_<name>(), the slow path of <name>()
+ * @name: the accessor: inb, inw or inl
+ * @val_t: what it reads, u8 to u32
+ *
+ * iohook_inb(port) returns what inb(port) reads, and so on.
+ */
+#define IOHOOK_IO_READ(name, val_t)					\
+noinstr val_t iohook_##name(u16 port)					\
+{									\
+	return iohook_io_read_entry(port, sizeof(val_t), _RET_IP_);	\
+}
+
+/**
+ * IOHOOK_IO_WRITE() - define iohook_<name>(), the slow path of <name>()
+ * @name: the accessor: outb, outw or outl
+ * @val_t: what it writes, u8 to u32
+ *
+ * iohook_outb(val, port) does what outb(val, port) does, and so on.
+ */
+#define IOHOOK_IO_WRITE(name, val_t)					\
+noinstr void iohook_##name(val_t val, u16 port)				\
+{									\
+	iohook_io_write_entry(val, port, sizeof(val_t), _RET_IP_);	\
+}
+
+IOHOOK_MEM_READ(readb, u8);
+EXPORT_SYMBOL(iohook_readb);
+IOHOOK_MEM_READ(readw, u16);
+EXPORT_SYMBOL(iohook_readw);
+IOHOOK_MEM_READ(readl, u32);
+EXPORT_SYMBOL(iohook_readl);
+IOHOOK_MEM_READ(readq, u64);
+EXPORT_SYMBOL(iohook_readq);
+IOHOOK_MEM_WRITE(writeb, u8);
+EXPORT_SYMBOL(iohook_writeb);
+IOHOOK_MEM_WRITE(writew, u16);
+EXPORT_SYMBOL(iohook_writew);
+IOHOOK_MEM_WRITE(writel, u32);
+EXPORT_SYMBOL(iohook_writel);
+IOHOOK_MEM_WRITE(writeq, u64);
+EXPORT_SYMBOL(iohook_writeq);
+IOHOOK_IO_READ(inb, u8);
+EXPORT_SYMBOL(iohook_inb);
+IOHOOK_IO_READ(inw, u16);
+EXPORT_SYMBOL(iohook_inw);
+IOHOOK_IO_READ(inl, u32);
+EXPORT_SYMBOL(iohook_inl);
+IOHOOK_IO_WRITE(outb, u8);
+EXPORT_SYMBOL(iohook_outb);
+IOHOOK_IO_WRITE(outw, u16);
+EXPORT_SYMBOL(iohook_outw);
+IOHOOK_IO_WRITE(outl, u32);
+EXPORT_SYMBOL(iohook_outl);
 
 /* Offsets a function's config space does not have never alias into it. */
 static bool iohook_pci_in_range(int pos, int len)

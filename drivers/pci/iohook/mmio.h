@@ -53,9 +53,10 @@ static __always_inline u64 iohook_linear_phys(unsigned long va,
  * nothing: one hash and one load of the virtual filter, for the page of
  * the first byte only (mappings.c says why that is complete). The fixmap
  * is never a miss here: its accesses are translated by the walk. The
- * answer is a number, not a branch, so that the caller can fold more
- * tests into its one branch: under TCG each conditional branch ends a
- * translation block, which costs more than the instructions do.
+ * fixmap test is folded into the answer, a number, so that the caller
+ * makes one conditional branch, not two: under TCG each conditional
+ * branch ends a translation block, which costs more than the
+ * instructions do.
  *
  * Return: 0 if the access can go straight to the hardware.
  */
