@@ -164,6 +164,93 @@ static void iohook_test_port(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_IO, 0x80), 0);
 }
 
+/*
+ * Each width has its own entry point (iohook_readb() to iohook_outl()):
+ * every one must do its own width, hit and miss. The override covers
+ * the first 8 bytes of a buffer; the next 8 and a second page are
+ * misses, which must reach memory at their width and no other.
+ */
+static void iohook_test_mem_every_width(struct kunit *test)
+{
+	u8 *buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	u8 *far = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	struct iohook_spec spec = {
+		.space = IOHOOK_SPACE_MEM, .len = 8,
+		.value = 0x1122334455667788ULL, .mask = ~0ULL,
+		.attr = IOHOOK_RW,
+	};
+	void __iomem *ov, *miss[2];
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_NOT_NULL(test, far);
+	memset(buf, 0xee, 16);
+	ov = (void __iomem *)buf;
+	miss[0] = (void __iomem *)buf + 8;
+	miss[1] = (void __iomem *)far;
+	spec.addr = virt_to_phys(buf);
+	KUNIT_ASSERT_EQ(test, iohook_add(&spec), 0);
+	iohook_arm();
+
+	KUNIT_EXPECT_EQ(test, readb(ov + 1), 0x77);
+	KUNIT_EXPECT_EQ(test, readw(ov + 2), 0x5566);
+	KUNIT_EXPECT_EQ(test, readl(ov + 4), 0x11223344U);
+	KUNIT_EXPECT_EQ(test, readq(ov), 0x1122334455667788ULL);
+	/* rw: each write lands in the override, none in memory. */
+	writeb(0xa1, ov);
+	writew(0xb2b3, ov + 2);
+	writel(0xc4c5c6c7, ov + 4);
+	KUNIT_EXPECT_EQ(test, readq(ov), 0xc4c5c6c7b2b377a1ULL);
+	writeq(0x0102030405060708ULL, ov);
+	KUNIT_EXPECT_EQ(test, readq(ov), 0x0102030405060708ULL);
+	for (i = 0; i < 8; i++)
+		KUNIT_EXPECT_EQ_MSG(test, buf[i], 0xee, "byte %d", i);
+
+	for (i = 0; i < ARRAY_SIZE(miss); i++) {
+		writeq(0x8877665544332211ULL, miss[i]);
+		writeb(0xa1, miss[i]);
+		writew(0xb2b3, miss[i] + 2);
+		writel(0xc4c5c6c7, miss[i] + 4);
+		KUNIT_EXPECT_EQ_MSG(test, readq(miss[i]),
+				    0xc4c5c6c7b2b322a1ULL, "miss %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, readl(miss[i] + 4), 0xc4c5c6c7U,
+				    "miss %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, readw(miss[i] + 2), 0xb2b3,
+				    "miss %d", i);
+		KUNIT_EXPECT_EQ_MSG(test, readb(miss[i] + 1), 0x22,
+				    "miss %d", i);
+	}
+	iohook_disarm();
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, spec.addr), 0);
+}
+
+/*
+ * inb() to outl() through one override that covers ports 0x80-0x83
+ * whole: no access reaches the hardware (0x81-0x83 are DMA page
+ * registers), so every width sees only the override.
+ */
+static void iohook_test_port_every_width(struct kunit *test)
+{
+	struct iohook_spec spec = {
+		.space = IOHOOK_SPACE_IO, .addr = 0x80, .len = 4,
+		.value = 0x44332211, .mask = 0xffffffff, .attr = IOHOOK_RW,
+	};
+
+	KUNIT_ASSERT_EQ(test, iohook_add(&spec), 0);
+	iohook_arm();
+	KUNIT_EXPECT_EQ(test, inb(0x81), 0x22);
+	KUNIT_EXPECT_EQ(test, inw(0x82), 0x4433);
+	KUNIT_EXPECT_EQ(test, inl(0x80), 0x44332211U);
+	outb(0xa1, 0x80);
+	outw(0xb2b3, 0x82);
+	KUNIT_EXPECT_EQ(test, inl(0x80), 0xb2b322a1U);
+	outl(0xc4c5c6c7, 0x80);
+	KUNIT_EXPECT_EQ(test, inl(0x80), 0xc4c5c6c7U);
+	KUNIT_EXPECT_EQ(test, inw(0x80), 0xc6c7);
+	iohook_disarm();
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_IO, 0x80), 0);
+}
+
 struct race_reader {
 	u32 *buf;
 	u32 real;
@@ -453,6 +540,8 @@ static struct kunit_case iohook_access_cases[] = {
 	KUNIT_CASE(iohook_test_e1000e_bar0),
 	KUNIT_CASE(iohook_test_kernel_buffer),
 	KUNIT_CASE(iohook_test_port),
+	KUNIT_CASE(iohook_test_mem_every_width),
+	KUNIT_CASE(iohook_test_port_every_width),
 	KUNIT_CASE(iohook_test_arm_race),
 	KUNIT_CASE(iohook_test_arm_sites),
 	KUNIT_CASE(iohook_test_rcu_idle),
