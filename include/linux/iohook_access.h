@@ -58,8 +58,11 @@ void iohook_outw(u16 val, u16 port);
 void iohook_outl(u32 val, u16 port);
 
 /*
- * What <asm/io.h> calls: @width is a constant at every site, so each of
- * these compiles to one call of the entry point for that width.
+ * What <asm/io.h>'s MMIO accessors call: their build macros name the
+ * width only as a mov suffix string ("l") and a type, so they pass
+ * sizeof(type), a constant at every site, and each of these compiles to
+ * one call of the entry point for that width. The port accessors have
+ * the width as a token (inb/inw/inl) and call iohook_in##bwl() directly.
  */
 static __always_inline u64 iohook_mem_read(const void __iomem *addr,
 					   unsigned int width)
@@ -95,34 +98,6 @@ static __always_inline void iohook_mem_write(u64 val, void __iomem *addr,
 	}
 }
 
-static __always_inline u32 iohook_io_read(u16 port, unsigned int width)
-{
-	switch (width) {
-	case 1:
-		return iohook_inb(port);
-	case 2:
-		return iohook_inw(port);
-	default:
-		return iohook_inl(port);
-	}
-}
-
-static __always_inline void iohook_io_write(u32 val, u16 port,
-					    unsigned int width)
-{
-	switch (width) {
-	case 1:
-		iohook_outb(val, port);
-		break;
-	case 2:
-		iohook_outw(val, port);
-		break;
-	default:
-		iohook_outl(val, port);
-		break;
-	}
-}
-
 #ifndef __IOHOOK_DISABLE__
 #define IOHOOK_HOOKED_ACCESSORS 1
 #define iohook_mem_active()	static_branch_unlikely(&iohook_mem_key)
@@ -146,15 +121,6 @@ static inline u64 iohook_mem_read(const void __iomem *addr,
 
 static inline void iohook_mem_write(u64 val, void __iomem *addr,
 				    unsigned int width)
-{
-}
-
-static inline u32 iohook_io_read(u16 port, unsigned int width)
-{
-	return 0;
-}
-
-static inline void iohook_io_write(u32 val, u16 port, unsigned int width)
 {
 }
 #endif
