@@ -187,15 +187,17 @@ static inline u64 iohook_pci_addr(u32 domain, u8 bus, u8 devfn, u16 offset)
 int iohook_validate(const struct iohook_spec *spec);
 int iohook_add(const struct iohook_spec *spec);
 int iohook_add_many(const struct iohook_spec *specs, unsigned int n);
-int iohook_remove(enum iohook_space space, u64 addr);
-int iohook_remove_cond(enum iohook_space space, u64 addr, u64 when);
+/*
+ * @when names which override at @addr a verb acts on: NULL for the
+ * unconditional one (for iohook_remove(), every one there), else the
+ * condition value of a conditional one.
+ */
+int iohook_remove(enum iohook_space space, u64 addr, const u64 *when);
 int iohook_remove_range(enum iohook_space space, u64 first, u64 last);
-int iohook_lookup(enum iohook_space space, u64 addr, struct iohook_spec *out);
-int iohook_lookup_cond(enum iohook_space space, u64 addr, u64 when,
-		       struct iohook_spec *out);
-int iohook_set_value(enum iohook_space space, u64 addr, u64 value);
-int iohook_set_value_cond(enum iohook_space space, u64 addr, u64 when,
-			  u64 value);
+int iohook_lookup(enum iohook_space space, u64 addr, const u64 *when,
+		  struct iohook_spec *out);
+int iohook_set_value(enum iohook_space space, u64 addr, const u64 *when,
+		     u64 value);
 int iohook_for_each(enum iohook_space space, u64 first, u64 last,
 		    int (*fn)(const struct iohook_spec *spec, void *data),
 		    void *data);

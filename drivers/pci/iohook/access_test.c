@@ -16,7 +16,7 @@
 #include <linux/pci.h>
 #include <linux/slab.h>
 
-#include "internal.h"
+#include "kunit_ram.h"
 #include "mmio.h"
 
 static void access_exit(struct kunit *test)
@@ -77,7 +77,7 @@ static void iohook_test_pci_config_word(struct kunit *test)
 	pci_read_config_byte(rp, PCI_INTERRUPT_LINE, (u8 *)&val);
 	KUNIT_EXPECT_EQ(test, val & 0xff, 0xa5);
 
-	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_PCI, spec.addr), 0);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_PCI, spec.addr, NULL), 0);
 	pci_write_config_word(rp, PCI_INTERRUPT_LINE, real);
 	pci_read_config_word(rp, PCI_INTERRUPT_LINE, &val);
 	KUNIT_EXPECT_EQ(test, val, real);
@@ -117,7 +117,7 @@ static void iohook_test_e1000e_bar0(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, readb(bar + 11) & BIT(7), (~real >> 24) & BIT(7));
 	iohook_disarm();
 	KUNIT_EXPECT_EQ(test, readl(bar + 8) & BIT(31), real & BIT(31));
-	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, phys), 0);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, phys, NULL), 0);
 	pci_iounmap(pdev, bar);
 	pci_dev_put(pdev);
 }
@@ -142,7 +142,7 @@ static void iohook_test_kernel_buffer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, buf[0], 0x11223344U);
 	iohook_disarm();
 	KUNIT_EXPECT_EQ(test, readl((void __iomem *)buf), 0x11223344U);
-	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, spec.addr), 0);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, spec.addr, NULL), 0);
 }
 
 static void iohook_test_port(struct kunit *test)
@@ -161,7 +161,7 @@ static void iohook_test_port(struct kunit *test)
 	outb(0x0f, 0x80);	/* ro: the override ignores it */
 	KUNIT_EXPECT_EQ(test, inb(0x80) & 0x0f, 0x02);
 	iohook_disarm();
-	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_IO, 0x80), 0);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_IO, 0x80, NULL), 0);
 }
 
 /*
@@ -221,7 +221,7 @@ static void iohook_test_mem_every_width(struct kunit *test)
 				    "miss %d", i);
 	}
 	iohook_disarm();
-	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, spec.addr), 0);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, spec.addr, NULL), 0);
 }
 
 /*
@@ -248,7 +248,7 @@ static void iohook_test_port_every_width(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, inl(0x80), 0xc4c5c6c7U);
 	KUNIT_EXPECT_EQ(test, inw(0x80), 0xc6c7);
 	iohook_disarm();
-	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_IO, 0x80), 0);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_IO, 0x80, NULL), 0);
 }
 
 struct race_reader {
@@ -271,14 +271,9 @@ struct race_reader {
 static int race_reader_fn(void *data)
 {
 	struct race_reader *r = data;
-	u64 phys = virt_to_phys(r->buf);
 
 	while (!kthread_should_stop()) {
-		u64 mask, value;
-		u32 v;
-
-		iohook_access_read(IOHOOK_SPACE_MEM, phys, 4, &mask, &value);
-		v = iohook_merge(READ_ONCE(r->buf[0]), mask, value);
+		u32 v = iohook_readl((void __iomem __force *)r->buf);
 
 		if (v != r->real && v != r->emulated) {
 			r->bad++;
@@ -390,10 +385,10 @@ static void iohook_test_arm_sites(struct kunit *test)
 		 * Disarmed: reads of the rc register reach the hardware and
 		 * leave the override's value alone.
 		 */
-		iohook_set_value(IOHOOK_SPACE_MEM, rc.addr, 0xffffffff);
+		iohook_set_value(IOHOOK_SPACE_MEM, rc.addr, NULL, 0xffffffff);
 		readl((void __iomem *)buf + 4);
 		ioread32((void __iomem *)buf + 4);
-		if (iohook_lookup(IOHOOK_SPACE_MEM, rc.addr, &out) ||
+		if (iohook_lookup(IOHOOK_SPACE_MEM, rc.addr, NULL, &out) ||
 		    out.value != 0xffffffff)
 			late++;
 	}
@@ -485,7 +480,7 @@ static void iohook_test_rw1c_partial_write(struct kunit *test)
 	iohook_arm();
 	writel(E1000_ICR_TXDW, bar + E1000_ICR);	/* ack another cause */
 	iohook_disarm();
-	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, spec.addr), 0);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, spec.addr, NULL), 0);
 	icr = readl(bar + E1000_ICR);
 	KUNIT_EXPECT_TRUE_MSG(test, icr & E1000_ICR_LSC,
 			      "hidden LSC was cleared: ICR %#x", icr);
@@ -530,8 +525,8 @@ static void iohook_test_pci_out_of_range(struct kunit *test)
 	pci_read_config_dword(rp, 0, &val);
 	KUNIT_EXPECT_EQ(test, val, 0x5a5a5a5aU);
 	iohook_disarm();
-	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_PCI, specs[0].addr), 0);
-	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_PCI, specs[1].addr), 0);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_PCI, specs[0].addr, NULL), 0);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_PCI, specs[1].addr, NULL), 0);
 	pci_dev_put(rp);
 }
 

@@ -3,8 +3,8 @@
  * KUnit tests of conditional (selector-indexed) overrides: validation,
  * which overrides may share bytes, the recorded selector value before
  * the first write, across arm, disarm and removal, a register that is
- * its own selector, and an arm race. Through the access core on a
- * physical range no device decodes, through readl()/writel() on a
+ * its own selector, and an arm race. Through the real MMIO access path
+ * onto a RAM stand-in (kunit_ram.h), through readl()/writel() on a
  * kernel buffer, and through the real CMOS index/data ports.
  */
 #include <kunit/test.h>
@@ -14,10 +14,20 @@
 #include <linux/mc146818rtc.h>
 #include <linux/slab.h>
 
-#include "internal.h"
+#include "kunit_ram.h"
+#include "space.h"
 
-/* Far above any RAM or BAR of the test machine, below the 52-bit limit. */
-#define C_BASE		0x000b000000000000ULL
+/*
+ * Validation only: far above any RAM or BAR of the test machine, below
+ * the 52-bit limit.
+ */
+#define V_BASE		0x000b000000000000ULL
+#define V_SEL		(V_BASE + 0x10)
+#define V_DATA		(V_BASE + 0x14)
+
+/* Accesses: the stand-in of the current case, made by cond_init(). */
+static struct iohook_ram c_ram;
+#define C_BASE		(c_ram.phys)
 #define C_SEL		(C_BASE + 0x10)
 #define C_DATA		(C_BASE + 0x14)
 /* Domain 0xabcd, bus 0, devfn 0: no such device. */
@@ -39,21 +49,22 @@ struct cond_case {
 };
 
 static const struct cond_case cond_cases[] = {
-	{ "selector ok", DATA_IF(1, 1), 0 },
+	{ "selector ok",
+	  COND(IOHOOK_SPACE_MEM, V_DATA, 4, 1, 0xffffffff, IOHOOK_RO, V_SEL, 4, 0xff, 1), 0 },
 	{ "selector 8 bytes ok",
-	  COND(IOHOOK_SPACE_MEM, C_DATA, 4, 0, 1, IOHOOK_RO, C_BASE + 8, 8, ~0ULL, 5), 0 },
+	  COND(IOHOOK_SPACE_MEM, V_DATA, 4, 0, 1, IOHOOK_RO, V_BASE + 8, 8, ~0ULL, 5), 0 },
 	{ "selector wider than 8",
-	  COND(IOHOOK_SPACE_MEM, C_DATA, 4, 0, 1, IOHOOK_RO, C_BASE, 16, 1, 1), -E2BIG },
+	  COND(IOHOOK_SPACE_MEM, V_DATA, 4, 0, 1, IOHOOK_RO, V_BASE, 16, 1, 1), -E2BIG },
 	{ "selector width 3",
-	  COND(IOHOOK_SPACE_MEM, C_DATA, 4, 0, 1, IOHOOK_RO, C_SEL, 3, 1, 1), -EINVAL },
+	  COND(IOHOOK_SPACE_MEM, V_DATA, 4, 0, 1, IOHOOK_RO, V_SEL, 3, 1, 1), -EINVAL },
 	{ "selector unaligned",
-	  COND(IOHOOK_SPACE_MEM, C_DATA, 4, 0, 1, IOHOOK_RO, C_SEL + 2, 4, 1, 1), -EINVAL },
+	  COND(IOHOOK_SPACE_MEM, V_DATA, 4, 0, 1, IOHOOK_RO, V_SEL + 2, 4, 1, 1), -EINVAL },
 	{ "selector mask 0",
-	  COND(IOHOOK_SPACE_MEM, C_DATA, 4, 0, 1, IOHOOK_RO, C_SEL, 4, 0, 0), -EINVAL },
+	  COND(IOHOOK_SPACE_MEM, V_DATA, 4, 0, 1, IOHOOK_RO, V_SEL, 4, 0, 0), -EINVAL },
 	{ "selector mask wider than selector",
-	  COND(IOHOOK_SPACE_MEM, C_DATA, 4, 0, 1, IOHOOK_RO, C_SEL, 1, 0x100, 0), -EINVAL },
+	  COND(IOHOOK_SPACE_MEM, V_DATA, 4, 0, 1, IOHOOK_RO, V_SEL, 1, 0x100, 0), -EINVAL },
 	{ "value outside selector mask",
-	  COND(IOHOOK_SPACE_MEM, C_DATA, 4, 0, 1, IOHOOK_RO, C_SEL, 4, 0xf0, 0x1), -ERANGE },
+	  COND(IOHOOK_SPACE_MEM, V_DATA, 4, 0, 1, IOHOOK_RO, V_SEL, 4, 0xf0, 0x1), -ERANGE },
 	{ "selector past 0xffff",
 	  COND(IOHOOK_SPACE_IO, 0x71, 1, 0, 1, IOHOOK_RO, 0x10000, 1, 1, 1), -ERANGE },
 	{ "selector in another function",
@@ -91,13 +102,28 @@ static int count_range(void)
 	return n;
 }
 
+/*
+ * Read the data register through the access path. Return: whether an
+ * override applied: the stand-in holds IOHOOK_RAM_FILL there, which no
+ * data override's value is.
+ */
+static bool read_data(u64 *value)
+{
+	*value = iohook_ram_read(&c_ram, C_DATA - C_BASE, 4);
+	return *value != iohook_ram_peek(&c_ram, C_DATA - C_BASE, 4);
+}
+
+/* Write to the selector through the access path, @width bytes at @off. */
+static void write_sel(u64 off, unsigned int width, u64 val)
+{
+	iohook_ram_write(&c_ram, C_SEL - C_BASE + off, width, val);
+}
+
 /* Write @v to the selector and read the data register, armed. */
 static bool sel_then_read(u64 sel_val, u64 *value)
 {
-	u64 mask;
-
-	iohook_access_write(IOHOOK_SPACE_MEM, C_SEL, 4, sel_val, &mask);
-	return iohook_access_read(IOHOOK_SPACE_MEM, C_DATA, 4, &mask, value);
+	write_sel(0, 4, sel_val);
+	return read_data(value);
 }
 
 static void iohook_test_cond_coexist(struct kunit *test)
@@ -133,28 +159,28 @@ static void iohook_test_cond_coexist(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, count_range(), 2);
 
 	/* Each is named by its condition value. */
-	KUNIT_EXPECT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, C_DATA, &out), -ENOENT);
-	KUNIT_ASSERT_EQ(test, iohook_lookup_cond(IOHOOK_SPACE_MEM, C_DATA, 2, &out), 0);
+	KUNIT_EXPECT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, C_DATA, NULL, &out), -ENOENT);
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, C_DATA, &(u64){2}, &out), 0);
 	KUNIT_EXPECT_EQ(test, out.value, 0xbULL);
 	KUNIT_EXPECT_EQ(test, out.cond.sel, C_SEL);
 	KUNIT_EXPECT_EQ(test, out.cond.mask, 0xffULL);
-	KUNIT_EXPECT_EQ(test, iohook_set_value_cond(IOHOOK_SPACE_MEM, C_DATA, 1, 0x1a), 0);
-	KUNIT_EXPECT_EQ(test, iohook_set_value_cond(IOHOOK_SPACE_MEM, C_DATA, 7, 1), -ENOENT);
+	KUNIT_EXPECT_EQ(test, iohook_set_value(IOHOOK_SPACE_MEM, C_DATA, &(u64){1}, 0x1a), 0);
+	KUNIT_EXPECT_EQ(test, iohook_set_value(IOHOOK_SPACE_MEM, C_DATA, &(u64){7}, 1), -ENOENT);
 
 	/* Removing one leaves the other; removing the bytes removes all. */
-	KUNIT_EXPECT_EQ(test, iohook_remove_cond(IOHOOK_SPACE_MEM, C_DATA, 1), 0);
-	KUNIT_EXPECT_EQ(test, iohook_remove_cond(IOHOOK_SPACE_MEM, C_DATA, 1), -ENOENT);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, C_DATA, &(u64){1}), 0);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, C_DATA, &(u64){1}), -ENOENT);
 	KUNIT_EXPECT_EQ(test, count_range(), 1);
 	KUNIT_ASSERT_EQ(test, iohook_add(&a), 0);
 	x = (struct iohook_spec)DATA_IF(0xc, 3);
 	KUNIT_ASSERT_EQ(test, iohook_add(&x), 0);
 	KUNIT_EXPECT_EQ(test, count_range(), 3);
 	/* The head of the chain can go too. */
-	KUNIT_EXPECT_EQ(test, iohook_remove_cond(IOHOOK_SPACE_MEM, C_DATA, 2), 0);
-	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, C_DATA), 0);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, C_DATA, &(u64){2}), 0);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, C_DATA, NULL), 0);
 	KUNIT_EXPECT_EQ(test, count_range(), 0);
 	/* The selector went with its last override. */
-	KUNIT_EXPECT_FALSE(test, iohook_filter_hit(iohook_sel_filter[IOHOOK_SPACE_MEM],
+	KUNIT_EXPECT_FALSE(test, iohook_filter_hit(iohook_spaces[IOHOOK_SPACE_MEM].sel_filter,
 						   IOHOOK_SPACE_MEM, C_SEL, 4));
 	KUNIT_EXPECT_FALSE(test, iohook_store_may_cover(IOHOOK_SPACE_MEM, C_SEL, 4));
 }
@@ -181,14 +207,13 @@ static void iohook_test_cond_selects(struct kunit *test)
 {
 	struct iohook_spec specs[2] = { DATA_IF(0xa, 1), DATA_IF(0xb, 2) };
 	struct iohook_spec out;
-	u64 mask, v;
+	u64 v;
 
 	KUNIT_ASSERT_EQ(test, iohook_add_many(specs, 2), 0);
 	iohook_arm();
 	/* Before the first write the selector is unknown: nothing applies. */
-	KUNIT_EXPECT_FALSE(test, iohook_access_read(IOHOOK_SPACE_MEM, C_DATA, 4,
-						    &mask, &v));
-	KUNIT_ASSERT_EQ(test, iohook_lookup_cond(IOHOOK_SPACE_MEM, C_DATA, 1, &out), 0);
+	KUNIT_EXPECT_FALSE(test, read_data(&v));
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, C_DATA, &(u64){1}, &out), 0);
 	KUNIT_EXPECT_FALSE(test, out.recorded_known);
 
 	KUNIT_EXPECT_TRUE(test, sel_then_read(1, &v));
@@ -199,58 +224,53 @@ static void iohook_test_cond_selects(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, sel_then_read(0xff01, &v));
 	KUNIT_EXPECT_EQ(test, v, 0xaULL);
 	KUNIT_EXPECT_FALSE(test, sel_then_read(3, &v));
-	KUNIT_ASSERT_EQ(test, iohook_lookup_cond(IOHOOK_SPACE_MEM, C_DATA, 1, &out), 0);
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, C_DATA, &(u64){1}, &out), 0);
 	KUNIT_EXPECT_TRUE(test, out.recorded_known);
 	KUNIT_EXPECT_EQ(test, out.recorded, 3ULL);
 
 	/* A byte write changes that byte of the recorded value only. */
-	iohook_access_write(IOHOOK_SPACE_MEM, C_SEL, 1, 2, &mask);
-	KUNIT_EXPECT_TRUE(test, iohook_access_read(IOHOOK_SPACE_MEM, C_DATA, 4,
-						   &mask, &v));
+	write_sel(0, 1, 2);
+	KUNIT_EXPECT_TRUE(test, read_data(&v));
 	KUNIT_EXPECT_EQ(test, v, 0xbULL);
-	iohook_access_write(IOHOOK_SPACE_MEM, C_SEL + 1, 1, 0x77, &mask);
-	KUNIT_ASSERT_EQ(test, iohook_lookup_cond(IOHOOK_SPACE_MEM, C_DATA, 1, &out), 0);
+	write_sel(1, 1, 0x77);
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, C_DATA, &(u64){1}, &out), 0);
 	KUNIT_EXPECT_EQ(test, out.recorded, 0x7702ULL);
 	/* A write that ends in the selector's first byte. */
-	iohook_access_write(IOHOOK_SPACE_MEM, C_SEL - 3, 4, 0x01000000, &mask);
-	KUNIT_ASSERT_EQ(test, iohook_lookup_cond(IOHOOK_SPACE_MEM, C_DATA, 1, &out), 0);
+	write_sel(-3, 4, 0x01000000);
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, C_DATA, &(u64){1}, &out), 0);
 	KUNIT_EXPECT_EQ(test, out.recorded, 0x7701ULL);
 
 	/* Hits count per override. */
-	KUNIT_ASSERT_EQ(test, iohook_lookup_cond(IOHOOK_SPACE_MEM, C_DATA, 2, &out), 0);
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, C_DATA, &(u64){2}, &out), 0);
 	KUNIT_EXPECT_EQ(test, out.hits, 2ULL);
 }
 
 static void iohook_test_cond_arm_disarm(struct kunit *test)
 {
 	struct iohook_spec a = DATA_IF(0xa, 1), out;
-	u64 mask, v;
+	u64 v;
 
 	KUNIT_ASSERT_EQ(test, iohook_add(&a), 0);
 	/* Not armed: nothing is recorded. */
-	iohook_access_write(IOHOOK_SPACE_MEM, C_SEL, 4, 1, &mask);
+	write_sel(0, 4, 1);
 	iohook_arm();
-	KUNIT_EXPECT_FALSE(test, iohook_access_read(IOHOOK_SPACE_MEM, C_DATA, 4,
-						    &mask, &v));
+	KUNIT_EXPECT_FALSE(test, read_data(&v));
 	KUNIT_EXPECT_TRUE(test, sel_then_read(1, &v));
 	/* Arming again while armed keeps the recorded value. */
 	iohook_arm();
-	KUNIT_EXPECT_TRUE(test, iohook_access_read(IOHOOK_SPACE_MEM, C_DATA, 4,
-						   &mask, &v));
+	KUNIT_EXPECT_TRUE(test, read_data(&v));
 	/* Disarm, then arm: writes made meanwhile were not seen, so unknown. */
 	iohook_disarm();
-	iohook_access_write(IOHOOK_SPACE_MEM, C_SEL, 4, 2, &mask);
+	write_sel(0, 4, 2);
 	iohook_arm();
-	KUNIT_ASSERT_EQ(test, iohook_lookup_cond(IOHOOK_SPACE_MEM, C_DATA, 1, &out), 0);
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, C_DATA, &(u64){1}, &out), 0);
 	KUNIT_EXPECT_FALSE(test, out.recorded_known);
-	KUNIT_EXPECT_FALSE(test, iohook_access_read(IOHOOK_SPACE_MEM, C_DATA, 4,
-						    &mask, &v));
+	KUNIT_EXPECT_FALSE(test, read_data(&v));
 	/* Removing the last override forgets the selector; a new one is unknown. */
 	KUNIT_EXPECT_TRUE(test, sel_then_read(1, &v));
-	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, C_DATA), 0);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, C_DATA, NULL), 0);
 	KUNIT_ASSERT_EQ(test, iohook_add(&a), 0);
-	KUNIT_EXPECT_FALSE(test, iohook_access_read(IOHOOK_SPACE_MEM, C_DATA, 4,
-						    &mask, &v));
+	KUNIT_EXPECT_FALSE(test, read_data(&v));
 }
 
 /*
@@ -262,22 +282,23 @@ static void iohook_test_cond_self_selector(struct kunit *test)
 {
 	struct iohook_spec bmsr = COND(IOHOOK_SPACE_MEM, C_SEL, 4, 0, 0x4, IOHOOK_RO,
 				       C_SEL, 4, 0x1f0000, 0x10000);
-	u64 mask, v;
+	u64 v;
 
 	KUNIT_ASSERT_EQ(test, iohook_add(&bmsr), 0);
 	iohook_arm();
-	/* Select register 1: bit 2 is overridden, for the write too. */
-	KUNIT_EXPECT_TRUE(test, iohook_access_write(IOHOOK_SPACE_MEM, C_SEL, 4,
-						    0x0801000c, &mask));
-	KUNIT_EXPECT_EQ(test, mask, 0x4ULL);
-	KUNIT_EXPECT_TRUE(test, iohook_access_read(IOHOOK_SPACE_MEM, C_SEL, 4,
-						   &mask, &v));
-	KUNIT_EXPECT_EQ(test, mask & v, 0ULL);
-	/* Register 2: untouched. */
-	KUNIT_EXPECT_FALSE(test, iohook_access_write(IOHOOK_SPACE_MEM, C_SEL, 4,
-						     0x0802000c, &mask));
-	KUNIT_EXPECT_FALSE(test, iohook_access_read(IOHOOK_SPACE_MEM, C_SEL, 4,
-						    &mask, &v));
+	/*
+	 * Select register 1: bit 2 is overridden, for the write too: the
+	 * hardware gets it as 0, and a read gives the override's 0.
+	 */
+	write_sel(0, 4, 0x0801000c);
+	KUNIT_EXPECT_EQ(test, iohook_ram_peek(&c_ram, C_SEL - C_BASE, 4), 0x08010008ULL);
+	iohook_ram_poke(&c_ram, C_SEL - C_BASE, 4, 0xffffffff);
+	v = iohook_ram_read(&c_ram, C_SEL - C_BASE, 4);
+	KUNIT_EXPECT_EQ(test, v, 0xfffffffbULL);
+	/* Register 2: untouched, both ways. */
+	write_sel(0, 4, 0x0802000c);
+	KUNIT_EXPECT_EQ(test, iohook_ram_peek(&c_ram, C_SEL - C_BASE, 4), 0x0802000cULL);
+	KUNIT_EXPECT_EQ(test, iohook_ram_read(&c_ram, C_SEL - C_BASE, 4), 0x0802000cULL);
 }
 
 /* Through readl()/writel() on a kernel buffer: the real MMIO hooks. */
@@ -401,6 +422,12 @@ static void iohook_test_cond_arm_race(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, r.wrong, 0UL, "read %#llx", r.wrong_value);
 }
 
+static int cond_init(struct kunit *test)
+{
+	iohook_ram_init(test, &c_ram);
+	return 0;
+}
+
 static void cond_exit(struct kunit *test)
 {
 	iohook_kunit_clear();
@@ -421,6 +448,7 @@ static struct kunit_case iohook_cond_cases[] = {
 
 static struct kunit_suite iohook_cond_suite = {
 	.name = "iohook_cond",
+	.init = cond_init,
 	.exit = cond_exit,
 	.test_cases = iohook_cond_cases,
 };

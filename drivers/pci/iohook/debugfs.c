@@ -20,30 +20,35 @@
 #include <linux/jump_label.h>
 #include <linux/seq_file.h>
 
-#include "internal.h"
-#include "mmio.h"
+#include "arm.h"
+#include "mappings.h"
+#include "override.h"
+#include "space.h"
 
+/* Entries of one tree of every space; @chains: count chained overrides. */
 static void iohook_state_counts(struct seq_file *m, const char *name,
-				struct maple_tree *trees, bool chains)
+				bool chains)
 {
 	int i;
 
 	seq_puts(m, name);
 	for (i = 0; i < IOHOOK_NR_SPACES; i++) {
+		struct iohook_space_state *sp = &iohook_spaces[i];
 		unsigned long index = 0, n = 0;
 		struct iohook_override *ov;
 		void *entry;
 
-		while ((entry = mt_find(&trees[i], &index, ULONG_MAX))) {
-			if (!chains) {
+		if (!chains) {
+			while (mt_find(&sp->selectors, &index, ULONG_MAX))
 				n++;
-				continue;
-			}
-			for (ov = entry; ov;
-			     ov = rcu_dereference_protected(ov->next, 1))
-				n++;
+		} else {
+			while ((entry = mt_find(&sp->overrides, &index,
+						ULONG_MAX)))
+				for (ov = entry; ov;
+				     ov = iohook_protected(ov->next))
+					n++;
 		}
-		seq_printf(m, " %s=%lu", iohook_space_names[i], n);
+		seq_printf(m, " %s=%lu", sp->name, n);
 	}
 	seq_putc(m, '\n');
 }
@@ -53,7 +58,7 @@ static u64 iohook_sum(const u32 *filter)
 	u64 sum = 0;
 	int i;
 
-	for (i = 0; i < 1 << IOHOOK_FILTER_BITS; i++)
+	for (i = 0; i < IOHOOK_FILTER_SIZE; i++)
 		sum += READ_ONCE(filter[i]);
 	return sum;
 }
@@ -64,17 +69,18 @@ static int iohook_state_show(struct seq_file *m, void *v)
 
 	mutex_lock(&iohook_mutex);
 	seq_printf(m, "armed %d\n", READ_ONCE(iohook_armed));
-	seq_printf(m, "keys pciconf=%d mem=%d io=%d\n",
-		   static_key_enabled(&iohook_pci_key),
-		   static_key_enabled(&iohook_mem_key),
-		   static_key_enabled(&iohook_io_key));
-	iohook_state_counts(m, "overrides", iohook_trees, true);
-	iohook_state_counts(m, "selectors", iohook_sel_trees, false);
+	seq_puts(m, "keys");
+	for (i = 0; i < IOHOOK_NR_SPACES; i++)
+		seq_printf(m, " %s=%d", iohook_spaces[i].name,
+			   static_key_enabled(iohook_spaces[i].key));
+	seq_putc(m, '\n');
+	iohook_state_counts(m, "overrides", true);
+	iohook_state_counts(m, "selectors", false);
 	seq_puts(m, "filter_sum");
 	for (i = 0; i < IOHOOK_NR_SPACES; i++)
-		seq_printf(m, " %s=%llu", iohook_space_names[i],
-			   iohook_sum(iohook_filter[i]) +
-			   iohook_sum(iohook_sel_filter[i]));
+		seq_printf(m, " %s=%llu", iohook_spaces[i].name,
+			   iohook_sum(iohook_spaces[i].filter) +
+			   iohook_sum(iohook_spaces[i].sel_filter));
 	seq_printf(m, "\nvfilter_sum %llu\n", iohook_sum(iohook_vfilter));
 	mutex_unlock(&iohook_mutex);
 	return 0;

@@ -15,7 +15,7 @@
 #include <linux/bits.h>
 #include <linux/minmax.h>
 
-#include "internal.h"
+#include "emulate.h"
 
 /**
  * iohook_width_mask() - all-ones mask for @width bytes

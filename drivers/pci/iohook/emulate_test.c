@@ -5,7 +5,7 @@
  */
 #include <kunit/test.h>
 
-#include "internal.h"
+#include "emulate.h"
 
 struct iohook_read_case {
 	const char *desc;

@@ -39,15 +39,17 @@
  * Not seen: a vmap() alias of RAM pages (vmap is not MMIO, and drivers do
  * not use MMIO accessors on it).
  */
+#include <linux/init.h>
 #include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 
-#include "internal.h"
-#include "mmio.h"
+#include "mappings.h"
+#include "override.h"
+#include "space.h"
 
-u32 iohook_vfilter[1 << IOHOOK_FILTER_BITS];
+u32 iohook_vfilter[IOHOOK_FILTER_SIZE];
 static bool iohook_maps_untracked;
 
 /* One ioremap() mapping: page-aligned, as __ioremap_caller() maps it. */
@@ -82,15 +84,12 @@ static void iohook_map_count(const struct iohook_map *m, u64 first, u64 last,
 			     m->virt + (hi - m->phys), delta);
 }
 
-/**
- * iohook_maps_count_range() - count a physical range in every alias
- * @first: first physical address of a memory override or selector
- * @last: its last address
- * @delta: +1 when it is added, -1 when it goes
- *
- * Called with the store lock held.
+/*
+ * Count a physical range of the memory space in every alias: the memory
+ * space's count_aliases, called with the store lock held whenever a
+ * memory override or selector is counted (+1) or uncounted (-1).
  */
-void iohook_maps_count_range(u64 first, u64 last, int delta)
+static void iohook_maps_count_range(u64 first, u64 last, int delta)
 {
 	struct iohook_map *m;
 	struct iohook_map linear[] = {
@@ -113,23 +112,24 @@ void iohook_maps_count_range(u64 first, u64 last, int delta)
 /*
  * Count @m against everything the memory space holds: every override
  * (those chained on one tree entry too) and every selector. Before the
- * store's initcall the trees are still empty.
+ * space's initcall the trees are still empty.
  */
 static void iohook_map_count_all(const struct iohook_map *m, int delta)
 {
+	struct iohook_space_state *sp = &iohook_spaces[IOHOOK_SPACE_MEM];
 	u64 last = m->phys + m->size - 1;
 	struct iohook_selector *sel;
 	struct iohook_override *ov;
 	unsigned long index;
 
+	lockdep_assert_held(&iohook_mutex);
 	index = m->phys;
-	while ((ov = mt_find(&iohook_trees[IOHOOK_SPACE_MEM], &index, last)))
-		for (; ov; ov = rcu_dereference_protected(ov->next, 1))
+	while ((ov = mt_find(&sp->overrides, &index, last)))
+		for (; ov; ov = iohook_protected(ov->next))
 			iohook_map_count(m, ov->start, ov->start + ov->len - 1,
 					 delta);
 	index = m->phys;
-	while ((sel = mt_find(&iohook_sel_trees[IOHOOK_SPACE_MEM], &index,
-			      last)))
+	while ((sel = mt_find(&sp->selectors, &index, last)))
 		iohook_map_count(m, sel->addr, sel->addr + sel->width - 1,
 				 delta);
 }
@@ -188,3 +188,13 @@ void iohook_ioremap_removed(unsigned long addr)
 	}
 	mutex_unlock(&iohook_mutex);
 }
+
+/* Before any memory override can exist: the sysfs layer is arch_initcall. */
+static int __init iohook_maps_init(void)
+{
+	mutex_lock(&iohook_mutex);
+	iohook_spaces[IOHOOK_SPACE_MEM].count_aliases = iohook_maps_count_range;
+	mutex_unlock(&iohook_mutex);
+	return 0;
+}
+core_initcall(iohook_maps_init);

@@ -12,7 +12,8 @@
 #include <linux/pci.h>
 #include <linux/slab.h>
 
-#include "internal.h"
+#include "kunit_ram.h"
+#include "space.h"
 #include "mmio.h"
 
 #define E1000_STATUS	0x8
@@ -34,7 +35,7 @@ static int mappings_setup(struct kunit *test, struct mappings_ctx *c)
 		return -ENODEV;
 	c->bar = pci_resource_start(c->pdev, 0);
 	p = ioremap(c->bar, PAGE_SIZE);
-	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_NOT_NULL(test, (void __force *)p);
 	c->real = readl(p + E1000_STATUS);
 	iounmap(p);
 	c->spec = (struct iohook_spec){
@@ -61,16 +62,16 @@ static void iohook_test_map_after_and_remap(struct kunit *test)
 	if (mappings_setup(test, &c))
 		kunit_skip(test, "no e1000e (8086:10d3)");
 	a = ioremap(c.bar, PAGE_SIZE);
-	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, (void __force *)a);
 	KUNIT_EXPECT_TRUE(test, overridden(&c, a));
 	/* Map again while the first exists, so the address must differ. */
 	b = ioremap(c.bar, 2 * PAGE_SIZE);
-	KUNIT_ASSERT_NOT_NULL(test, b);
+	KUNIT_ASSERT_NOT_NULL(test, (void __force *)b);
 	KUNIT_EXPECT_PTR_NE(test, a, b);
 	iounmap(a);
 	KUNIT_EXPECT_TRUE(test, overridden(&c, b));
 	a = ioremap(c.bar, PAGE_SIZE);
-	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, (void __force *)a);
 	KUNIT_EXPECT_TRUE(test, overridden(&c, a));
 	iounmap(b);
 	KUNIT_EXPECT_TRUE(test, overridden(&c, a));
@@ -90,8 +91,8 @@ static void iohook_test_two_mappings(struct kunit *test)
 		kunit_skip(test, "no e1000e (8086:10d3)");
 	p = pci_iomap(c.pdev, 0, 0);
 	w = ioremap_wc(c.bar, PAGE_SIZE);
-	KUNIT_ASSERT_NOT_NULL(test, p);
-	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_ASSERT_NOT_NULL(test, (void __force *)p);
+	KUNIT_ASSERT_NOT_NULL(test, (void __force *)w);
 	KUNIT_EXPECT_TRUE(test, overridden(&c, p));
 	KUNIT_EXPECT_TRUE(test, overridden(&c, w));
 	iounmap(w);
@@ -99,7 +100,7 @@ static void iohook_test_two_mappings(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, iohook_mmio_miss(p + E1000_STATUS));
 	KUNIT_EXPECT_EQ(test, iohook_mmio_phys(p + E1000_STATUS, 4), c.bar + E1000_STATUS);
 	/* The override goes: the virtual filter forgets the page. */
-	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, c.spec.addr), 0);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, c.spec.addr, NULL), 0);
 	KUNIT_EXPECT_TRUE(test, iohook_mmio_miss(p + E1000_STATUS));
 	KUNIT_EXPECT_EQ(test, readl(p + E1000_STATUS), c.real);
 	/* Added back, the live mapping is counted again. */
@@ -118,7 +119,7 @@ static void iohook_test_miss_needs_no_walk(struct kunit *test)
 	if (mappings_setup(test, &c))
 		kunit_skip(test, "no e1000e (8086:10d3)");
 	p = pci_iomap(c.pdev, 0, 0);
-	KUNIT_ASSERT_NOT_NULL(test, p);
+	KUNIT_ASSERT_NOT_NULL(test, (void __force *)p);
 	if (pci_resource_len(c.pdev, 0) > PAGE_SIZE)
 		KUNIT_EXPECT_TRUE(test, iohook_mmio_miss(p + PAGE_SIZE));
 	KUNIT_EXPECT_FALSE(test, iohook_mmio_miss(p + E1000_STATUS));
@@ -180,7 +181,7 @@ static void iohook_test_access_into_next_page(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, readw(edge - 1), 0x5a11U);
 	iohook_disarm();
 	KUNIT_EXPECT_EQ(test, readl(edge - 2), 0x11111111U);
-	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, spec.addr), 0);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, spec.addr, NULL), 0);
 	__free_pages(pages, 1);
 }
 

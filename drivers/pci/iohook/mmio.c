@@ -17,7 +17,6 @@
 #include <linux/mm.h>
 #include <linux/pgtable.h>
 
-#include "internal.h"
 #include "mmio.h"
 
 /* The physical address of one byte, or false if it is not mapped. */

@@ -1,18 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * From the address an MMIO accessor gets to the physical address memory
+ * overrides are keyed by: the inline miss test every armed MMIO access
+ * makes, and the translations behind it (mmio.c).
+ */
 #ifndef _DRIVERS_PCI_IOHOOK_MMIO_H
 #define _DRIVERS_PCI_IOHOOK_MMIO_H
 
 #include <linux/mm.h>
 #include <linux/types.h>
 
-#include "internal.h"
+#include "filter.h"
+#include "mappings.h"
 
 bool iohook_virt_to_phys(const void __iomem *addr, unsigned int width,
 			 u64 *phys);
-
-/* mappings.c: the virtual filter of ioremap() mappings. */
-extern u32 iohook_vfilter[];
-void iohook_maps_count_range(u64 first, u64 last, int delta);
 
 /* No physical address: the access cannot be overridden. */
 #define IOHOOK_NO_PHYS	(~0ULL)
@@ -35,14 +37,6 @@ static __always_inline u64 iohook_linear_phys(unsigned long va,
 		return va - __START_KERNEL_map + phys_base;
 	return IOHOOK_NO_PHYS;
 }
-
-/*
- * How far below an override the virtual filter counts its pages: an
- * access of up to 8 bytes that overlaps a range starts at most 7 bytes
- * before it, so counting from there makes the page of an access's
- * first byte enough to ask (mappings.c).
- */
-#define IOHOOK_VFILTER_REACH	(sizeof(u64) - 1)
 
 /**
  * iohook_mmio_maybe() - whether a memory override may be behind an access
@@ -92,4 +86,4 @@ static __always_inline u64 iohook_mmio_phys(const void __iomem *addr,
 	return phys != IOHOOK_NO_PHYS ? phys : iohook_walk_phys(addr, width);
 }
 
-#endif
+#endif /* _DRIVERS_PCI_IOHOOK_MMIO_H */

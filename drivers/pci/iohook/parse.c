@@ -29,8 +29,14 @@
 #include <linux/pci.h>
 #include <linux/string.h>
 
-#include "internal.h"
 #include "parse.h"
+
+const char * const iohook_attr_names[IOHOOK_NR_ATTRS] = {
+	[IOHOOK_RO] = "ro",
+	[IOHOOK_RW] = "rw",
+	[IOHOOK_RC] = "rc",
+	[IOHOOK_WC] = "wc",
+};
 
 /**
  * iohook_blank() - whether a string holds only white space

@@ -52,4 +52,7 @@ int iohook_parse_name(char *tok, struct iohook_location *loc, bool *has_when,
 		      u64 *when);
 bool iohook_blank(const char *s);
 
+/* The attributes' names, as the text format spells them. */
+extern const char * const iohook_attr_names[IOHOOK_NR_ATTRS];
+
 #endif

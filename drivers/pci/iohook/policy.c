@@ -24,7 +24,7 @@
  */
 #include <linux/atomic.h>
 
-#include "internal.h"
+#include "policy.h"
 
 /* SplitMix64's finaliser (Steele, Lea, Flood, 2014). */
 static u64 iohook_mix64(u64 z)
@@ -53,38 +53,52 @@ bool iohook_policy_pick(u64 seed, u64 n, u32 num, u32 den)
 }
 
 /**
+ * iohook_policy_init() - a new override's policy, counting from 0
+ * @ps: the policy state in the new override
+ * @policy: the policy asked for
+ */
+void iohook_policy_init(struct iohook_policy_state *ps,
+			const struct iohook_policy *policy)
+{
+	ps->policy = *policy;
+	ps->active = policy->skip || policy->count || policy->prob_den;
+	atomic64_set(&ps->seen, 0);
+	atomic64_set(&ps->applied, 0);
+}
+
+/**
  * iohook_policy_take() - count an access and decide whether it applies
- * @ov: an override whose condition holds for the access
+ * @ps: the policy of an override whose condition holds for the access
  *
  * Return: true if the override applies to this access.
  */
-bool iohook_policy_take(struct iohook_override *ov)
+bool iohook_policy_take(struct iohook_policy_state *ps)
 {
-	const struct iohook_policy *p = &ov->policy;
+	const struct iohook_policy *p = &ps->policy;
 	u64 n;
 
-	if (!ov->has_policy)
+	if (!ps->active)
 		return true;
-	n = atomic64_inc_return(&ov->seen);
+	n = atomic64_inc_return(&ps->seen);
 	if (n <= p->skip)
 		return false;
 	if (p->prob_den && !iohook_policy_pick(p->seed, n, p->prob_num,
 					       p->prob_den))
 		return false;
 	if (!p->count) {
-		atomic64_inc(&ov->applied);
+		atomic64_inc(&ps->applied);
 		return true;
 	}
 	/* Bounded, so concurrent accesses never apply it count + 1 times. */
-	return atomic64_add_unless(&ov->applied, 1, p->count);
+	return atomic64_add_unless(&ps->applied, 1, p->count);
 }
 
 /**
  * iohook_policy_reset() - start counting again, at arm
- * @ov: the override
+ * @ps: the policy state
  */
-void iohook_policy_reset(struct iohook_override *ov)
+void iohook_policy_reset(struct iohook_policy_state *ps)
 {
-	atomic64_set(&ov->seen, 0);
-	atomic64_set(&ov->applied, 0);
+	atomic64_set(&ps->seen, 0);
+	atomic64_set(&ps->applied, 0);
 }

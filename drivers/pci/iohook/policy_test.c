@@ -3,15 +3,19 @@
  * KUnit tests of fault policies: the exact access numbers skip and count
  * apply to, exhaustion and its reset at arm, the probability policy's
  * reproducibility and rate, policies behind a condition, validation, and
- * count under two CPUs at once.
+ * count under two CPUs at once. Every access goes through the real MMIO
+ * access path onto a RAM stand-in (kunit_ram.h).
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
 #include <linux/kthread.h>
 
-#include "internal.h"
+#include "kunit_ram.h"
+#include "policy.h"
 
-#define P_BASE		0x000c000000000000ULL
+/* The stand-in of the current case, made by policy_init(). */
+static struct iohook_ram p_ram;
+#define P_BASE		(p_ram.phys)
 
 #define POL(a, sk, cn, pn, pd, sd) \
 	{ .space = IOHOOK_SPACE_MEM, .addr = (a), .len = 4, .value = 0x5a, \
@@ -19,14 +23,20 @@
 	  .policy = { .skip = (sk), .count = (cn), .prob_num = (pn), \
 		      .prob_den = (pd), .seed = (sd) } }
 
+/* Whether a read at @addr applied the override: its byte is 0x5a. */
+static bool read_applied(u64 addr)
+{
+	return (iohook_ram_read(&p_ram, addr - P_BASE, 4) & 0xff) == 0x5a;
+}
+
 /* Read @n times; bit i of the result says whether access i + 1 applied. */
 static u64 read_pattern(u64 addr, unsigned int n)
 {
-	u64 pattern = 0, mask, value;
+	u64 pattern = 0;
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		if (iohook_access_read(IOHOOK_SPACE_MEM, addr, 4, &mask, &value))
+		if (read_applied(addr))
 			pattern |= BIT_ULL(i);
 	return pattern;
 }
@@ -34,15 +44,16 @@ static u64 read_pattern(u64 addr, unsigned int n)
 static void iohook_test_policy_skip_count(struct kunit *test)
 {
 	struct iohook_spec s = POL(P_BASE, 2, 3, 0, 0, 0), out;
-	u64 mask;
 
 	KUNIT_ASSERT_EQ(test, iohook_add(&s), 0);
 	iohook_arm();
 	/* Accesses 3, 4 and 5 apply: reads and writes count alike. */
 	KUNIT_EXPECT_EQ(test, read_pattern(P_BASE, 3), 0x4ULL);
-	KUNIT_EXPECT_TRUE(test, iohook_access_write(IOHOOK_SPACE_MEM, P_BASE, 4, 0, &mask));
+	/* Applied, the write's overridden byte reaches the hardware as 0. */
+	iohook_ram_write(&p_ram, 0, 4, 0xffffffff);
+	KUNIT_EXPECT_EQ(test, iohook_ram_peek(&p_ram, 0, 4), 0xffffff00ULL);
 	KUNIT_EXPECT_EQ(test, read_pattern(P_BASE, 6), 0x1ULL);
-	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, P_BASE, &out), 0);
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, P_BASE, NULL, &out), 0);
 	KUNIT_EXPECT_EQ(test, out.seen, 10ULL);
 	KUNIT_EXPECT_EQ(test, out.applied, 3ULL);
 	KUNIT_EXPECT_EQ(test, out.hits, 3ULL);
@@ -51,12 +62,12 @@ static void iohook_test_policy_skip_count(struct kunit *test)
 	/* Exhausted, it stays listed until removed or re-armed. */
 	iohook_disarm();
 	iohook_arm();
-	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, P_BASE, &out), 0);
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, P_BASE, NULL, &out), 0);
 	KUNIT_EXPECT_FALSE(test, iohook_spec_exhausted(&out));
 	KUNIT_EXPECT_EQ(test, out.seen, 0ULL);
 	KUNIT_EXPECT_EQ(test, read_pattern(P_BASE, 8), 0x1cULL);
 	/* hits keep counting across arms. */
-	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, P_BASE, &out), 0);
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, P_BASE, NULL, &out), 0);
 	KUNIT_EXPECT_EQ(test, out.hits, 6ULL);
 }
 
@@ -97,7 +108,7 @@ static void iohook_test_policy_prob_reproducible(struct kunit *test)
 	again = read_pattern(P_BASE, 64);
 	KUNIT_EXPECT_EQ(test, again, first);
 	/* Another seed, another sequence. */
-	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, P_BASE), 0);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, P_BASE, NULL), 0);
 	s.policy.seed = 43;
 	KUNIT_ASSERT_EQ(test, iohook_add(&s), 0);
 	iohook_arm();
@@ -127,7 +138,7 @@ static void iohook_test_policy_prob_count(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, iohook_add(&s), 0);
 	iohook_arm();
 	read_pattern(P_BASE, 64);
-	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, P_BASE, &out), 0);
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, P_BASE, NULL, &out), 0);
 	KUNIT_EXPECT_EQ(test, out.applied, 3ULL);
 	KUNIT_EXPECT_EQ(test, out.seen, 64ULL);
 }
@@ -136,17 +147,16 @@ static void iohook_test_policy_prob_count(struct kunit *test)
 static void iohook_test_policy_with_cond(struct kunit *test)
 {
 	struct iohook_spec s = POL(P_BASE + 4, 1, 1, 0, 0, 0), out;
-	u64 mask;
 
 	s.cond = (struct iohook_cond){ .width = 4, .sel = P_BASE, .mask = 0xff,
 				       .value = 7 };
 	KUNIT_ASSERT_EQ(test, iohook_add(&s), 0);
 	iohook_arm();
-	iohook_access_write(IOHOOK_SPACE_MEM, P_BASE, 4, 6, &mask);
+	iohook_ram_write(&p_ram, 0, 4, 6);
 	KUNIT_EXPECT_EQ(test, read_pattern(P_BASE + 4, 4), 0ULL);
-	iohook_access_write(IOHOOK_SPACE_MEM, P_BASE, 4, 7, &mask);
+	iohook_ram_write(&p_ram, 0, 4, 7);
 	KUNIT_EXPECT_EQ(test, read_pattern(P_BASE + 4, 4), 0x2ULL);
-	KUNIT_ASSERT_EQ(test, iohook_lookup_cond(IOHOOK_SPACE_MEM, P_BASE + 4, 7, &out), 0);
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, P_BASE + 4, &(u64){7}, &out), 0);
 	KUNIT_EXPECT_EQ(test, out.seen, 4ULL);
 }
 
@@ -177,10 +187,7 @@ static int count_racer_fn(void *data)
 	unsigned int i;
 
 	for (i = 0; i < 20000; i++) {
-		u64 mask, value;
-
-		r->applied += iohook_access_read(IOHOOK_SPACE_MEM, r->addr, 4,
-						 &mask, &value);
+		r->applied += read_applied(r->addr);
 		if (!(i % 256))
 			cond_resched();
 	}
@@ -213,10 +220,16 @@ static void iohook_test_policy_count_race(struct kunit *test)
 			msleep(20);
 		kthread_stop(t[i]);
 	}
-	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, P_BASE, &out), 0);
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, P_BASE, NULL, &out), 0);
 	KUNIT_EXPECT_EQ(test, out.seen, 40000ULL);
 	KUNIT_EXPECT_EQ(test, out.applied, 5000ULL);
 	KUNIT_EXPECT_EQ(test, r[0].applied + r[1].applied, 5000U);
+}
+
+static int policy_init(struct kunit *test)
+{
+	iohook_ram_init(test, &p_ram);
+	return 0;
 }
 
 static void policy_exit(struct kunit *test)
@@ -239,6 +252,7 @@ static struct kunit_case iohook_policy_cases[] = {
 
 static struct kunit_suite iohook_policy_suite = {
 	.name = "iohook_policy",
+	.init = policy_init,
 	.exit = policy_exit,
 	.test_cases = iohook_policy_cases,
 };

@@ -30,7 +30,7 @@
  * same register as an override, which a tree cannot hold twice) and count
  * in the filters: the store's (and for memory the virtual one of its
  * mappings), so that a write to a selector passes the first checks of
- * the access path, and iohook_sel_filter, which the write
+ * the access path, and the space's sel_filter, which the write
  * path asks before it walks the selector tree. So a write costs a
  * selector lookup only when it hits a selector's granule, and spaces
  * without selectors pay nothing at all.
@@ -38,20 +38,9 @@
 #include <linux/maple_tree.h>
 #include <linux/slab.h>
 
-#include "internal.h"
-
-struct maple_tree iohook_sel_trees[IOHOOK_NR_SPACES];
-u32 iohook_sel_filter[IOHOOK_NR_SPACES][1 << IOHOOK_FILTER_BITS];
-
-static int __init iohook_sel_init(void)
-{
-	int i;
-
-	for (i = 0; i < IOHOOK_NR_SPACES; i++)
-		mt_init_flags(&iohook_sel_trees[i], MT_FLAGS_USE_RCU);
-	return 0;
-}
-pure_initcall(iohook_sel_init);
+#include "emulate.h"
+#include "select.h"
+#include "space.h"
 
 /**
  * iohook_cond_holds() - whether an override's condition holds now
@@ -89,10 +78,11 @@ bool iohook_cond_holds(const struct iohook_override *ov)
 void iohook_record(enum iohook_space space, u64 addr, unsigned int width,
 		   u64 data)
 {
-	MA_STATE(mas, &iohook_sel_trees[space], addr, addr);
+	MA_STATE(mas, &iohook_spaces[space].selectors, addr, addr);
+	struct iohook_space_state *sp = &iohook_spaces[space];
 	struct iohook_selector *sel;
 
-	if (!iohook_filter_hit(iohook_sel_filter[space], space, addr, width))
+	if (!iohook_filter_hit(sp->sel_filter, space, addr, width))
 		return;
 	mas_for_each(&mas, sel, addr + width - 1) {
 		s64 old = atomic64_read(&sel->rec);
@@ -128,8 +118,10 @@ struct iohook_selector *iohook_sel_find(enum iohook_space space, u64 addr,
 	unsigned long index = addr;
 	struct iohook_selector *sel;
 
+	lockdep_assert_held(&iohook_mutex);
 	*err = 0;
-	sel = mt_find(&iohook_sel_trees[space], &index, addr + width - 1);
+	sel = mt_find(&iohook_spaces[space].selectors, &index,
+		      addr + width - 1);
 	if (sel && (sel->addr != addr || sel->width != width)) {
 		*err = -EEXIST;
 		return NULL;
@@ -148,18 +140,18 @@ struct iohook_selector *iohook_sel_find(enum iohook_space space, u64 addr,
  */
 int iohook_sel_insert(struct iohook_selector *sel)
 {
+	struct iohook_space_state *sp = &iohook_spaces[sel->space];
 	u64 last = sel->addr + sel->width - 1;
 	int ret;
 
-	iohook_space_filter(sel->space, sel->addr, last, 1);
-	iohook_filter_update(iohook_sel_filter[sel->space], sel->space,
-			     sel->addr, last, 1);
-	ret = mtree_insert_range(&iohook_sel_trees[sel->space], sel->addr,
-				 last, sel, GFP_KERNEL);
+	iohook_space_count(sel->space, sel->addr, last, 1);
+	iohook_filter_update(sp->sel_filter, sel->space, sel->addr, last, 1);
+	ret = mtree_insert_range(&sp->selectors, sel->addr, last, sel,
+				 GFP_KERNEL);
 	if (ret) {
-		iohook_space_filter(sel->space, sel->addr, last, -1);
-		iohook_filter_update(iohook_sel_filter[sel->space],
-				     sel->space, sel->addr, last, -1);
+		iohook_space_count(sel->space, sel->addr, last, -1);
+		iohook_filter_update(sp->sel_filter, sel->space, sel->addr,
+				     last, -1);
 	}
 	return ret;
 }
@@ -175,13 +167,13 @@ int iohook_sel_insert(struct iohook_selector *sel)
  */
 void iohook_sel_erase(struct iohook_selector *sel, struct list_head *dead)
 {
+	struct iohook_space_state *sp = &iohook_spaces[sel->space];
 	u64 last = sel->addr + sel->width - 1;
 
-	mtree_store_range(&iohook_sel_trees[sel->space], sel->addr, last,
-			  NULL, GFP_KERNEL | __GFP_NOFAIL);
-	iohook_space_filter(sel->space, sel->addr, last, -1);
-	iohook_filter_update(iohook_sel_filter[sel->space], sel->space,
-			     sel->addr, last, -1);
+	mtree_store_range(&sp->selectors, sel->addr, last, NULL,
+			  GFP_KERNEL | __GFP_NOFAIL);
+	iohook_space_count(sel->space, sel->addr, last, -1);
+	iohook_filter_update(sp->sel_filter, sel->space, sel->addr, last, -1);
 	list_add_tail(&sel->dead, dead);
 }
 
@@ -196,10 +188,11 @@ void iohook_sel_forget_all(void)
 	struct iohook_selector *sel;
 	int i;
 
+	lockdep_assert_held(&iohook_mutex);
 	for (i = 0; i < IOHOOK_NR_SPACES; i++) {
 		unsigned long index = 0;
 
-		while ((sel = mt_find(&iohook_sel_trees[i], &index,
+		while ((sel = mt_find(&iohook_spaces[i].selectors, &index,
 				      ULONG_MAX))) {
 			WRITE_ONCE(sel->known, 0);
 			atomic64_set(&sel->rec, 0);

@@ -1,169 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The overrides, one maple tree per address space, and arming.
+ * The store: adding, finding, changing and removing overrides.
  *
- * This file owns all iohook state. Writers (add, remove, arm) run in
- * process context and are serialised by iohook_mutex; the trees are
- * RCU-safe, so the access paths look entries up under rcu_read_lock()
- * from any context.
+ * Writers (add, remove) run in process context and are serialised by
+ * iohook_mutex; the trees (space.h) are RCU-safe, so the access paths
+ * look entries up under rcu_read_lock() from any context. Removing an
+ * override waits for a grace period before it returns and before the
+ * override is freed: when "remove" returns, no access is still using it.
  *
- * A space's static key is on only while iohook is armed and the space
- * holds at least one override, so an idle space costs its accessors a
- * NOP. The keys are only the gate to the slow path: x86 patches a key's
- * sites in batches, so while a key flips some sites branch and others do
- * not. What decides is iohook_armed, one flag that every slow path reads
- * inside its RCU read section. So:
- * - arming turns the keys on first (the slow paths still see "disarmed"
- *   and give the hardware view), then sets the flag: every site and
- *   space switches with that one store;
- * - disarming clears the flag, waits for a grace period, then turns the
- *   keys off: when it returns no CPU is still emulating;
- * - removing an override waits for a grace period before it returns and
- *   before the override is freed: when "remove" returns, no access is
- *   still using it.
+ * Listeners (the sysfs layer) follow the store through its notifier
+ * chain; the store knows none of them by name.
  */
-#include <linux/hash.h>
-#include <linux/jump_label.h>
+#include <linux/export.h>
 #include <linux/maple_tree.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/slab.h>
 
-#include "internal.h"
-#include "mmio.h"
+#include "arm.h"
+#include "emulate.h"
+#include "override.h"
+#include "select.h"
+#include "space.h"
+#include "validate.h"
 
-/*
- * The accessors' static keys. Every module that uses readl() or inb()
- * references them, so they are exported to all modules.
- */
-struct static_key_false iohook_mem_key = STATIC_KEY_FALSE_INIT;
-EXPORT_SYMBOL(iohook_mem_key);
-struct static_key_false iohook_io_key = STATIC_KEY_FALSE_INIT;
-EXPORT_SYMBOL(iohook_io_key);
-struct static_key_false iohook_pci_key = STATIC_KEY_FALSE_INIT;
-
-static struct static_key_false *const iohook_keys[IOHOOK_NR_SPACES] = {
-	[IOHOOK_SPACE_PCI] = &iohook_pci_key,
-	[IOHOOK_SPACE_MEM] = &iohook_mem_key,
-	[IOHOOK_SPACE_IO] = &iohook_io_key,
-};
-
-struct maple_tree iohook_trees[IOHOOK_NR_SPACES];
-
-bool iohook_armed;
-/* Serialises every change: overrides, selectors, arming, mappings. */
-DEFINE_MUTEX(iohook_mutex);
 static BLOCKING_NOTIFIER_HEAD(iohook_notifier);
 
-/*
- * A counting filter per space, so that a miss usually costs one load
- * instead of a tree walk: each granule (a config function, a memory page,
- * 16 ports) that an override touches counts in one of 4096 buckets. A
- * zero bucket means no override there. Writers update it under
- * iohook_mutex, counting up before a tree insert and down after an
- * erase; readers only READ_ONCE() it.
- */
-u32 iohook_filter[IOHOOK_NR_SPACES][1 << IOHOOK_FILTER_BITS];
-
-/**
- * iohook_filter_update() - count a range in a filter
- * @filter: iohook_filter[@space] or iohook_sel_filter[@space]
- * @space: the range's space
- * @first: first address
- * @last: last address
- * @delta: +1 before the range's tree insert, -1 after its erase
- */
-void iohook_filter_update(u32 *filter, enum iohook_space space, u64 first,
-			  u64 last, int delta)
-{
-	u64 g, gfirst = first >> iohook_granule_shift(space);
-	u64 glast = last >> iohook_granule_shift(space);
-	u32 *b;
-
-	lockdep_assert_held(&iohook_mutex);
-	if (glast - gfirst >= (1 << IOHOOK_FILTER_BITS)) {
-		/* Wider than the filter: every bucket counts it once. */
-		for (b = filter; b < filter + (1 << IOHOOK_FILTER_BITS); b++)
-			WRITE_ONCE(*b, *b + delta);
-		return;
-	}
-	for (g = gfirst; g <= glast; g++) {
-		b = &filter[iohook_filter_bucket(g)];
-		WRITE_ONCE(*b, *b + delta);
-	}
-}
-
-/**
- * iohook_space_filter() - count a range of a space in its filters
- * @space: the space
- * @first: first address of an override or selector
- * @last: its last address
- * @delta: +1 before it becomes visible, -1 after it is gone
- *
- * The space's filter, and for memory the virtual filter of every
- * ioremap() mapping of the range (mappings.c).
- */
-void iohook_space_filter(enum iohook_space space, u64 first, u64 last,
-			 int delta)
-{
-	iohook_filter_update(iohook_filter[space], space, first, last, delta);
-	if (space == IOHOOK_SPACE_MEM)
-		iohook_maps_count_range(first, last, delta);
-}
-
 /* An override's range in its space's filters. */
-static void iohook_ov_filter(const struct iohook_override *ov, int delta)
+static void iohook_ov_count(const struct iohook_override *ov, int delta)
 {
-	iohook_space_filter(ov->space, ov->start, ov->start + ov->len - 1,
-			    delta);
-}
-
-const char * const iohook_attr_names[IOHOOK_NR_ATTRS] = {
-	[IOHOOK_RO] = "ro",
-	[IOHOOK_RW] = "rw",
-	[IOHOOK_RC] = "rc",
-	[IOHOOK_WC] = "wc",
-};
-
-const char * const iohook_space_names[IOHOOK_NR_SPACES] = {
-	[IOHOOK_SPACE_PCI] = "pciconf",
-	[IOHOOK_SPACE_MEM] = "mem",
-	[IOHOOK_SPACE_IO] = "io",
-};
-
-/* Highest physical address an override may cover (52-bit x86_64). */
-#define IOHOOK_MEM_MAX	((1ULL << 52) - 1)
-
-static int __init iohook_store_init(void)
-{
-	int i;
-
-	for (i = 0; i < IOHOOK_NR_SPACES; i++)
-		mt_init_flags(&iohook_trees[i], MT_FLAGS_USE_RCU);
-	return 0;
-}
-
-/* Before any initcall that could add overrides, the sysfs layer included. */
-pure_initcall(iohook_store_init);
-
-/*
- * Turn each space's key on exactly when it is armed and non-empty. Only
- * turns keys off after the caller has made the change that allows it
- * visible and waited for a grace period, or when nothing used the key.
- */
-static void iohook_update_keys(void)
-{
-	int i;
-
-	lockdep_assert_held(&iohook_mutex);
-	for (i = 0; i < IOHOOK_NR_SPACES; i++) {
-		bool want = iohook_armed && !mtree_empty(&iohook_trees[i]);
-
-		if (want && !static_key_enabled(iohook_keys[i]))
-			static_branch_enable(iohook_keys[i]);
-		else if (!want && static_key_enabled(iohook_keys[i]))
-			static_branch_disable(iohook_keys[i]);
-	}
+	iohook_space_count(ov->space, ov->start, ov->start + ov->len - 1,
+			   delta);
 }
 
 static void iohook_to_spec(const struct iohook_override *ov,
@@ -178,9 +45,9 @@ static void iohook_to_spec(const struct iohook_override *ov,
 	spec->flags = ov->flags;
 	spec->value = atomic64_read(&ov->value);
 	spec->hits = atomic64_read(&ov->hits);
-	spec->policy = ov->policy;
-	spec->seen = atomic64_read(&ov->seen);
-	spec->applied = atomic64_read(&ov->applied);
+	spec->policy = ov->policy.policy;
+	spec->seen = atomic64_read(&ov->policy.seen);
+	spec->applied = atomic64_read(&ov->policy.applied);
 	if (ov->sel) {
 		spec->cond.width = ov->sel->width;
 		spec->cond.sel = ov->sel->addr;
@@ -191,116 +58,6 @@ static void iohook_to_spec(const struct iohook_override *ov,
 		spec->recorded = atomic64_read(&ov->sel->rec);
 	}
 }
-
-/*
- * Last address of a range of @len bytes at @addr in @space, or -ERANGE
- * if it leaves its space. A PCI config range must stay within one
- * function's 4 KiB config space.
- */
-static int iohook_range_last(enum iohook_space space, u64 addr, u64 len,
-			     u64 *last)
-{
-	u64 limit;
-
-	switch (space) {
-	case IOHOOK_SPACE_PCI:
-		limit = (addr & ~(u64)IOHOOK_PCI_CFG_MAX) | IOHOOK_PCI_CFG_MAX;
-		break;
-	case IOHOOK_SPACE_IO:
-		limit = IOHOOK_IO_MAX;
-		break;
-	default:
-		limit = IOHOOK_MEM_MAX;
-		break;
-	}
-	if (addr > limit || len - 1 > limit - addr)
-		return -ERANGE;
-	*last = addr + len - 1;
-	return 0;
-}
-
-static int iohook_last(const struct iohook_spec *spec, u64 *last)
-{
-	return iohook_range_last(spec->space, spec->addr, spec->len, last);
-}
-
-/* The errno for a malformed condition, or 0. */
-static int iohook_validate_cond(const struct iohook_spec *spec)
-{
-	const struct iohook_cond *c = &spec->cond;
-	u64 last;
-
-	if (!c->width)
-		return 0;
-	if (c->width > IOHOOK_MAX_MASKED_LEN)
-		return -E2BIG;
-	/* Widths the accessors have, naturally aligned as config needs. */
-	if (c->width & (c->width - 1) || c->sel & (c->width - 1))
-		return -EINVAL;
-	if (!c->mask || c->mask & ~iohook_width_mask(c->width))
-		return -EINVAL;
-	if (c->value & ~c->mask)
-		return -ERANGE;
-	if (spec->space == IOHOOK_SPACE_PCI &&
-	    (c->sel & ~(u64)IOHOOK_PCI_CFG_MAX) !=
-	    (spec->addr & ~(u64)IOHOOK_PCI_CFG_MAX))
-		return -EXDEV;
-	return iohook_range_last(spec->space, c->sel, c->width, &last);
-}
-
-/* The errno for a malformed policy, or 0. */
-static int iohook_validate_policy(const struct iohook_policy *p)
-{
-	if (!p->prob_den)
-		return p->prob_num ? -ERANGE : 0;
-	if (!p->prob_num || p->prob_num > p->prob_den)
-		return -ERANGE;
-	return 0;
-}
-
-/**
- * iohook_validate() - check an override description without adding it
- * @spec: the override; the fields lookups fill in are ignored
- *
- * Lengths 1 to 8 need a non-zero @spec->mask that fits in @spec->len
- * bytes, and a @spec->value with no bit outside the mask. Longer ranges
- * are byte-filled and read-only: @spec->value is the fill byte and
- * @spec->mask must be 0xff. A condition needs a selector of 1, 2, 4 or
- * 8 bytes, naturally aligned, in the same space (and PCI function), a
- * non-zero mask within its width and a value within the mask. A
- * probability policy needs 0 < @prob_num <= @prob_den.
- *
- * Return: 0 if @spec could be added to an empty store; -EINVAL for a
- * malformed description; -ERANGE if it or its selector leaves its
- * address space, or for a condition value outside its mask or a
- * probability outside (0, 1]; -E2BIG for a selector wider than 8 bytes;
- * -EXDEV for a selector in another PCI function.
- */
-int iohook_validate(const struct iohook_spec *spec)
-{
-	u64 last;
-	int ret;
-
-	if (spec->space >= IOHOOK_NR_SPACES || spec->attr >= IOHOOK_NR_ATTRS ||
-	    !spec->len)
-		return -EINVAL;
-	if (spec->len > IOHOOK_MAX_MASKED_LEN) {
-		if (spec->attr != IOHOOK_RO || spec->mask != 0xff ||
-		    spec->value > 0xff)
-			return -EINVAL;
-	} else {
-		if (!spec->mask || spec->mask & ~iohook_width_mask(spec->len) ||
-		    spec->value & ~spec->mask)
-			return -EINVAL;
-	}
-	ret = iohook_last(spec, &last);
-	if (!ret)
-		ret = iohook_validate_cond(spec);
-	if (!ret)
-		ret = iohook_validate_policy(&spec->policy);
-	return ret;
-}
-EXPORT_SYMBOL_GPL(iohook_validate);
 
 static bool iohook_spec_overlaps(const struct iohook_spec *a,
 				 const struct iohook_spec *b)
@@ -346,9 +103,9 @@ static int iohook_check_store(const struct iohook_spec *spec,
 
 	lockdep_assert_held(&iohook_mutex);
 	*head = NULL;
-	iohook_last(spec, &last);
-	while ((ov = mt_find(&iohook_trees[spec->space], &index, last))) {
-		for (m = ov; m; m = rcu_dereference_protected(m->next, 1))
+	iohook_range_last(spec->space, spec->addr, spec->len, &last);
+	while ((ov = mt_find(&iohook_spaces[spec->space].overrides, &index, last))) {
+		for (m = ov; m; m = iohook_protected(m->next))
 			if (!iohook_ov_may_share(m, spec))
 				return -EEXIST;
 		*head = ov;
@@ -442,9 +199,7 @@ static struct iohook_override *iohook_new_override(const struct iohook_spec *spe
 	atomic64_set(&ov->value, spec->value);
 	ov->cmask = spec->cond.mask;
 	ov->cval = spec->cond.value;
-	ov->policy = spec->policy;
-	ov->has_policy = spec->policy.skip || spec->policy.count ||
-			 spec->policy.prob_den;
+	iohook_policy_init(&ov->policy, &spec->policy);
 	return ov;
 }
 
@@ -453,7 +208,7 @@ static struct iohook_override *iohook_chain_tail(struct iohook_override *head)
 {
 	struct iohook_override *next;
 
-	while ((next = rcu_dereference_protected(head->next, 1)))
+	while ((next = iohook_protected(head->next)))
 		head = next;
 	return head;
 }
@@ -472,12 +227,12 @@ static void iohook_add_rollback(struct iohook_plan *p, unsigned int n)
 		struct iohook_override *ov = p[i].ov;
 
 		if (p[i].inserted)
-			mtree_store_range(&iohook_trees[ov->space], ov->start,
+			mtree_store_range(&iohook_spaces[ov->space].overrides, ov->start,
 					  ov->start + ov->len - 1, NULL,
 					  GFP_KERNEL | __GFP_NOFAIL);
 		if (p[i].sel_inserted)
 			iohook_sel_erase(p[i].sel, &dead_sels);
-		iohook_ov_filter(ov, -1);
+		iohook_ov_count(ov, -1);
 	}
 	synchronize_rcu();
 	iohook_update_keys();
@@ -565,7 +320,7 @@ int iohook_add_many(const struct iohook_spec *specs, unsigned int n)
 			goto abort;
 	}
 	for (i = 0; i < n; i++)
-		iohook_ov_filter(p[i].ov, 1);
+		iohook_ov_count(p[i].ov, 1);
 	for (i = 0; i < n; i++) {
 		if (!p[i].sel_new)
 			continue;
@@ -579,7 +334,7 @@ int iohook_add_many(const struct iohook_spec *specs, unsigned int n)
 
 		if (p[i].head || p[i].batch_head >= 0)
 			continue;
-		ret = mtree_insert_range(&iohook_trees[ov->space], ov->start,
+		ret = mtree_insert_range(&iohook_spaces[ov->space].overrides, ov->start,
 					 ov->start + ov->len - 1, ov,
 					 GFP_KERNEL);
 		if (ret)
@@ -655,7 +410,7 @@ static int iohook_find_start(enum iohook_space space, u64 addr,
 
 	if (space >= IOHOOK_NR_SPACES)
 		return -EINVAL;
-	ov = mtree_load(&iohook_trees[space], addr);
+	ov = mtree_load(&iohook_spaces[space].overrides, addr);
 	if (!ov || ov->start != addr)
 		return -ENOENT;
 	for (; ov; ov = rcu_dereference_check(ov->next,
@@ -685,7 +440,7 @@ static void iohook_retire(struct iohook_override *ov,
 {
 	struct iohook_spec spec;
 
-	iohook_ov_filter(ov, -1);
+	iohook_ov_count(ov, -1);
 	if (ov->sel && !--ov->sel->users)
 		iohook_sel_erase(ov->sel, &dead->sels);
 	iohook_to_spec(ov, &spec);
@@ -706,12 +461,12 @@ static int iohook_erase_entry(struct iohook_override *head,
 	int ret;
 
 	lockdep_assert_held(&iohook_mutex);
-	ret = mtree_store_range(&iohook_trees[head->space], head->start,
+	ret = mtree_store_range(&iohook_spaces[head->space].overrides, head->start,
 				head->start + head->len - 1, NULL, GFP_KERNEL);
 	if (ret)
 		return ret;
 	for (ov = head; ov; ov = next) {
-		next = rcu_dereference_protected(ov->next, 1);
+		next = iohook_protected(ov->next);
 		iohook_retire(ov, dead);
 	}
 	return 0;
@@ -728,17 +483,17 @@ static int iohook_erase_one(struct iohook_override *ov,
 	int ret;
 
 	lockdep_assert_held(&iohook_mutex);
-	head = mtree_load(&iohook_trees[ov->space], ov->start);
-	next = rcu_dereference_protected(ov->next, 1);
+	head = mtree_load(&iohook_spaces[ov->space].overrides, ov->start);
+	next = iohook_protected(ov->next);
 	if (head == ov) {
-		ret = mtree_store_range(&iohook_trees[ov->space], ov->start,
+		ret = mtree_store_range(&iohook_spaces[ov->space].overrides, ov->start,
 					ov->start + ov->len - 1, next,
 					GFP_KERNEL);
 		if (ret)
 			return ret;
 	} else {
 		for (prev = head; rcu_access_pointer(prev->next) != ov;
-		     prev = rcu_dereference_protected(prev->next, 1))
+		     prev = iohook_protected(prev->next))
 			;
 		rcu_assign_pointer(prev->next, next);
 	}
@@ -767,13 +522,23 @@ static void iohook_free_dead(struct iohook_dead *dead)
 		kfree(sel);
 }
 
-/*
- * Remove what starts at @addr: with @when NULL the whole tree entry (the
- * override there, or every conditional override on those bytes), else
- * the one conditional override with that value.
+/**
+ * iohook_remove() - remove the overrides that start at an address
+ * @space: their address space
+ * @addr: their first address
+ * @when: NULL to remove the whole entry there (the override, or every
+ *	  conditional override that shares those bytes); else the condition
+ *	  value of the one conditional override to remove, the others on the
+ *	  same bytes staying
+ *
+ * When this returns, no access anywhere still sees what it removed. Must
+ * be called in process context.
+ *
+ * Return: 0, -EINVAL for a bad @space, -ENOENT if nothing matching
+ * starts at @addr, or -ENOMEM if the tree could not be changed (the
+ * overrides then stay, unchanged).
  */
-static int iohook_remove_when(enum iohook_space space, u64 addr,
-			      const u64 *when)
+int iohook_remove(enum iohook_space space, u64 addr, const u64 *when)
 {
 	struct iohook_override *ov;
 	struct iohook_dead dead;
@@ -788,7 +553,7 @@ static int iohook_remove_when(enum iohook_space space, u64 addr,
 		if (!ret)
 			ret = iohook_erase_one(ov, &dead);
 	} else {
-		ov = mtree_load(&iohook_trees[space], addr);
+		ov = mtree_load(&iohook_spaces[space].overrides, addr);
 		ret = ov && ov->start == addr ? iohook_erase_entry(ov, &dead) :
 						-ENOENT;
 	}
@@ -796,41 +561,7 @@ static int iohook_remove_when(enum iohook_space space, u64 addr,
 	mutex_unlock(&iohook_mutex);
 	return ret;
 }
-
-/**
- * iohook_remove() - remove every override that starts at an address
- * @space: their address space
- * @addr: their first address
- *
- * Removes the override there, or all the conditional overrides that
- * share those bytes. When this returns, no access anywhere still sees
- * them. Must be called in process context.
- *
- * Return: 0, -EINVAL for a bad @space, -ENOENT if no override starts at
- * @addr, or -ENOMEM if the tree could not be changed (they then stay,
- * unchanged).
- */
-int iohook_remove(enum iohook_space space, u64 addr)
-{
-	return iohook_remove_when(space, addr, NULL);
-}
 EXPORT_SYMBOL_GPL(iohook_remove);
-
-/**
- * iohook_remove_cond() - remove one conditional override
- * @space: its address space
- * @addr: its first address
- * @when: its condition's value
- *
- * Synchronous like iohook_remove(); the others on the same bytes stay.
- *
- * Return: as iohook_remove().
- */
-int iohook_remove_cond(enum iohook_space space, u64 addr, u64 when)
-{
-	return iohook_remove_when(space, addr, &when);
-}
-EXPORT_SYMBOL_GPL(iohook_remove_cond);
 
 /**
  * iohook_remove_range() - remove every override that starts in a range
@@ -855,12 +586,12 @@ int iohook_remove_range(enum iohook_space space, u64 first, u64 last)
 		return -EINVAL;
 	iohook_dead_init(&dead);
 	mutex_lock(&iohook_mutex);
-	while ((ov = mt_find(&iohook_trees[space], &index, last))) {
+	while ((ov = mt_find(&iohook_spaces[space].overrides, &index, last))) {
 		unsigned int k = 0;
 
 		if (ov->start < first)
 			continue;
-		for (m = ov; m; m = rcu_dereference_protected(m->next, 1))
+		for (m = ov; m; m = iohook_protected(m->next))
 			k++;
 		ret = iohook_erase_entry(ov, &dead);
 		if (ret)
@@ -873,8 +604,22 @@ int iohook_remove_range(enum iohook_space space, u64 first, u64 last)
 }
 EXPORT_SYMBOL_GPL(iohook_remove_range);
 
-static int iohook_lookup_when(enum iohook_space space, u64 addr,
-			      const u64 *when, struct iohook_spec *out)
+/**
+ * iohook_lookup() - copy out an override
+ * @space: its address space
+ * @addr: its first address
+ * @when: NULL for the unconditional override there; else the condition
+ *	  value of the conditional override wanted
+ * @out: where to copy it, with its current value and counters
+ *
+ * Lockless (RCU), so it may be called from sysfs show methods that run
+ * while an override is being removed.
+ *
+ * Return: 0, -EINVAL for a bad @space, or -ENOENT if no such override
+ * starts at @addr.
+ */
+int iohook_lookup(enum iohook_space space, u64 addr, const u64 *when,
+		  struct iohook_spec *out)
 {
 	struct iohook_override *ov;
 	int ret;
@@ -886,42 +631,24 @@ static int iohook_lookup_when(enum iohook_space space, u64 addr,
 	rcu_read_unlock();
 	return ret;
 }
-
-/**
- * iohook_lookup() - copy out the unconditional override at an address
- * @space: its address space
- * @addr: its first address
- * @out: where to copy it, with its current value and counters
- *
- * Lockless (RCU), so it may be called from sysfs show methods that run
- * while an override is being removed.
- *
- * Return: 0, or -ENOENT if no unconditional override starts at @addr.
- */
-int iohook_lookup(enum iohook_space space, u64 addr, struct iohook_spec *out)
-{
-	return iohook_lookup_when(space, addr, NULL, out);
-}
 EXPORT_SYMBOL_GPL(iohook_lookup);
 
 /**
- * iohook_lookup_cond() - copy out a conditional override
+ * iohook_set_value() - set the value of an override
  * @space: its address space
  * @addr: its first address
- * @when: its condition's value
- * @out: where to copy it
+ * @when: NULL for the unconditional override there; else the condition
+ *	  value of the conditional override to change
+ * @value: the new value, within the override's mask (a byte for a
+ *         byte-filled range)
  *
- * Return: 0, or -ENOENT.
+ * Lockless (RCU + atomic64), like the accesses it races with.
+ *
+ * Return: 0, -EINVAL for a bad @space or if @value has bits outside the
+ * mask, -ENOENT if no such override starts at @addr.
  */
-int iohook_lookup_cond(enum iohook_space space, u64 addr, u64 when,
-		       struct iohook_spec *out)
-{
-	return iohook_lookup_when(space, addr, &when, out);
-}
-EXPORT_SYMBOL_GPL(iohook_lookup_cond);
-
-static int iohook_set_value_when(enum iohook_space space, u64 addr,
-				 const u64 *when, u64 value)
+int iohook_set_value(enum iohook_space space, u64 addr, const u64 *when,
+		     u64 value)
 {
 	struct iohook_override *ov;
 	int ret;
@@ -940,40 +667,7 @@ static int iohook_set_value_when(enum iohook_space space, u64 addr,
 	rcu_read_unlock();
 	return ret;
 }
-
-/**
- * iohook_set_value() - set the value of the unconditional override there
- * @space: its address space
- * @addr: its first address
- * @value: the new value, within the override's mask (a byte for a
- *         byte-filled range)
- *
- * Lockless (RCU + atomic64), like the accesses it races with.
- *
- * Return: 0, -ENOENT if no unconditional override starts at @addr,
- * -EINVAL if @value has bits outside the mask.
- */
-int iohook_set_value(enum iohook_space space, u64 addr, u64 value)
-{
-	return iohook_set_value_when(space, addr, NULL, value);
-}
 EXPORT_SYMBOL_GPL(iohook_set_value);
-
-/**
- * iohook_set_value_cond() - set the value of a conditional override
- * @space: its address space
- * @addr: its first address
- * @when: its condition's value
- * @value: the new value
- *
- * Return: as iohook_set_value().
- */
-int iohook_set_value_cond(enum iohook_space space, u64 addr, u64 when,
-			  u64 value)
-{
-	return iohook_set_value_when(space, addr, &when, value);
-}
-EXPORT_SYMBOL_GPL(iohook_set_value_cond);
 
 /**
  * iohook_for_each() - call a function for each override in a range
@@ -1001,10 +695,10 @@ int iohook_for_each(enum iohook_space space, u64 first, u64 last,
 	if (space >= IOHOOK_NR_SPACES)
 		return -EINVAL;
 	mutex_lock(&iohook_mutex);
-	while (!ret && (ov = mt_find(&iohook_trees[space], &index, last))) {
+	while (!ret && (ov = mt_find(&iohook_spaces[space].overrides, &index, last))) {
 		if (ov->start < first)
 			continue;
-		for (; ov && !ret; ov = rcu_dereference_protected(ov->next, 1)) {
+		for (; ov && !ret; ov = iohook_protected(ov->next)) {
 			iohook_to_spec(ov, &spec);
 			ret = fn(&spec, data);
 		}
@@ -1013,84 +707,6 @@ int iohook_for_each(enum iohook_space space, u64 first, u64 last,
 	return ret;
 }
 EXPORT_SYMBOL_GPL(iohook_for_each);
-
-/* Every override's policy counts start again from 0. */
-static void iohook_reset_policies(void)
-{
-	struct iohook_override *ov;
-	int i;
-
-	for (i = 0; i < IOHOOK_NR_SPACES; i++) {
-		unsigned long index = 0;
-
-		while ((ov = mt_find(&iohook_trees[i], &index, ULONG_MAX)))
-			for (; ov; ov = rcu_dereference_protected(ov->next, 1))
-				iohook_policy_reset(ov);
-	}
-}
-
-/**
- * iohook_arm() - make every override take effect
- *
- * Overrides added while disarmed are staged; arming makes all of them
- * visible at once, in every space and at every accessor site, with their
- * current values: the keys are turned on first, while the slow paths
- * still give the hardware view, then one flag switches them all. When
- * this returns, every CPU sees the overrides.
- *
- * Every arm restarts the policies' counting (and so their exhaustion and
- * their probability sequence); arming from the disarmed state also makes
- * every selector's recorded value unknown. Must be called in process
- * context.
- */
-void iohook_arm(void)
-{
-	int i;
-
-	mutex_lock(&iohook_mutex);
-	if (!iohook_armed)
-		iohook_sel_forget_all();
-	iohook_reset_policies();
-	for (i = 0; i < IOHOOK_NR_SPACES; i++)
-		if (!mtree_empty(&iohook_trees[i]) &&
-		    !static_key_enabled(iohook_keys[i]))
-			static_branch_enable(iohook_keys[i]);
-	WRITE_ONCE(iohook_armed, true);
-	mutex_unlock(&iohook_mutex);
-}
-EXPORT_SYMBOL_GPL(iohook_arm);
-
-/**
- * iohook_disarm() - restore the real hardware view
- *
- * Overrides are kept, with their values, for a later iohook_arm(). One
- * flag switches every site at once; a grace period then lets every
- * access that saw the overrides finish, so when this returns no CPU
- * emulates any more and no rc or wc state changes. Must be called in
- * process context.
- */
-void iohook_disarm(void)
-{
-	mutex_lock(&iohook_mutex);
-	if (iohook_armed) {
-		WRITE_ONCE(iohook_armed, false);
-		synchronize_rcu();
-	}
-	iohook_update_keys();
-	mutex_unlock(&iohook_mutex);
-}
-EXPORT_SYMBOL_GPL(iohook_disarm);
-
-/**
- * iohook_is_armed() - whether overrides are in effect
- *
- * Return: true between iohook_arm() and iohook_disarm().
- */
-bool iohook_is_armed(void)
-{
-	return READ_ONCE(iohook_armed);
-}
-EXPORT_SYMBOL_GPL(iohook_is_armed);
 
 /**
  * iohook_register_notifier() - be told of added and removed overrides

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of store.c and of the space-independent access core in
- * hook.c: validation, overlaps, all-or-nothing adds, removal, arming and
- * accesses that span several overrides. They use a physical range no
- * device decodes, so nothing real is disturbed.
+ * KUnit tests of the store (store.c, validate.c, arm.c): validation,
+ * overlaps, all-or-nothing adds, removal, arming and the filter, on a
+ * physical range no device decodes, so nothing real is disturbed; and
+ * accesses that span several overrides, read-to-clear and
+ * write-1-to-clear, through the real MMIO access path onto a RAM
+ * stand-in (kunit_ram.h).
  */
 #include <kunit/test.h>
 #include <linux/jump_label.h>
 
-#include "internal.h"
+#include "emulate.h"
+#include "kunit_ram.h"
+#include "space.h"
 
 /* Far above any RAM or BAR of the test machine, below the 52-bit limit. */
 #define T_BASE		0x000a000000000000ULL
@@ -153,21 +157,21 @@ static void iohook_test_remove_lookup(struct kunit *test)
 	struct iohook_spec out;
 
 	KUNIT_ASSERT_EQ(test, iohook_add(&a), 0);
-	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, a.addr, &out), 0);
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, a.addr, NULL, &out), 0);
 	KUNIT_EXPECT_EQ(test, out.len, 2U);
 	KUNIT_EXPECT_EQ(test, out.mask, 0xff00ULL);
 	KUNIT_EXPECT_EQ(test, out.value, 0x0100ULL);
 	KUNIT_EXPECT_EQ(test, (int)out.attr, (int)IOHOOK_WC);
 	/* Only the start names an override. */
-	KUNIT_EXPECT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, a.addr + 1, &out), -ENOENT);
-	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, a.addr + 1), -ENOENT);
-	KUNIT_EXPECT_EQ(test, iohook_set_value(IOHOOK_SPACE_MEM, a.addr, 0x1), -EINVAL);
-	KUNIT_EXPECT_EQ(test, iohook_set_value(IOHOOK_SPACE_MEM, a.addr, 0x8000), 0);
-	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, a.addr, &out), 0);
+	KUNIT_EXPECT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, a.addr + 1, NULL, &out), -ENOENT);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, a.addr + 1, NULL), -ENOENT);
+	KUNIT_EXPECT_EQ(test, iohook_set_value(IOHOOK_SPACE_MEM, a.addr, NULL, 0x1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, iohook_set_value(IOHOOK_SPACE_MEM, a.addr, NULL, 0x8000), 0);
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, a.addr, NULL, &out), 0);
 	KUNIT_EXPECT_EQ(test, out.value, 0x8000ULL);
-	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, a.addr), 0);
-	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, a.addr), -ENOENT);
-	KUNIT_EXPECT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, a.addr, &out), -ENOENT);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, a.addr, NULL), 0);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, a.addr, NULL), -ENOENT);
+	KUNIT_EXPECT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, a.addr, NULL, &out), -ENOENT);
 }
 
 static void iohook_test_arming_keys(struct kunit *test)
@@ -187,68 +191,70 @@ static void iohook_test_arming_keys(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, static_key_enabled(&iohook_mem_key));
 	iohook_arm();
 	KUNIT_EXPECT_TRUE(test, static_key_enabled(&iohook_mem_key));
-	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, a.addr), 0);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, a.addr, NULL), 0);
 	KUNIT_EXPECT_FALSE(test, static_key_enabled(&iohook_mem_key));
 }
 
 static void iohook_test_spanning_access(struct kunit *test)
 {
-	struct iohook_spec specs[2] = {
-		/* byte 0: bit 7 only; byte 2-3: full */
-		SPEC(IOHOOK_SPACE_MEM, T_BASE + 0x40, 1, 0x80, 0x80, IOHOOK_RO),
-		SPEC(IOHOOK_SPACE_MEM, T_BASE + 0x42, 2, 0xabcd, 0xffff, IOHOOK_RW),
-	};
-	u64 mask, value;
+	struct iohook_ram ram;
+	struct iohook_spec specs[2];
+	struct iohook_spec out;
 
+	iohook_ram_init(test, &ram);
+	/* byte 0: bit 7 only; byte 2-3: full */
+	specs[0] = (struct iohook_spec)SPEC(IOHOOK_SPACE_MEM, iohook_ram_phys(&ram, 0x40),
+					    1, 0x80, 0x80, IOHOOK_RO);
+	specs[1] = (struct iohook_spec)SPEC(IOHOOK_SPACE_MEM, iohook_ram_phys(&ram, 0x42),
+					    2, 0xabcd, 0xffff, IOHOOK_RW);
+	iohook_ram_poke(&ram, 0x40, 4, 0x11223344);
 	iohook_arm();
 	KUNIT_ASSERT_EQ(test, iohook_add_many(specs, 2), 0);
-	KUNIT_ASSERT_TRUE(test, iohook_access_read(IOHOOK_SPACE_MEM, T_BASE + 0x40,
-						   4, &mask, &value));
-	KUNIT_EXPECT_EQ(test, mask, 0xffff0080ULL);
-	KUNIT_EXPECT_EQ(test, iohook_merge(0x11223344, mask, value), 0xabcd33c4ULL);
-	/* A write across both: rw takes bytes 2-3, ro ignores. */
-	KUNIT_ASSERT_TRUE(test, iohook_access_write(IOHOOK_SPACE_MEM, T_BASE + 0x40,
-						    4, 0x12340000, &mask));
-	KUNIT_EXPECT_EQ(test, mask, 0xffff0080ULL);
-	/* Every covered bit goes to the hardware as 0, ro and rw too. */
-	KUNIT_EXPECT_EQ(test, iohook_hw_write_value(0x12345678, mask), 0x5678ULL);
-	KUNIT_ASSERT_TRUE(test, iohook_access_read(IOHOOK_SPACE_MEM, T_BASE + 0x42,
-						   2, &mask, &value));
-	KUNIT_EXPECT_EQ(test, value, 0x1234ULL);
-	/* A gap between overrides reads nothing overridden. */
-	KUNIT_EXPECT_FALSE(test, iohook_access_read(IOHOOK_SPACE_MEM, T_BASE + 0x41,
-						    1, &mask, &value));
+	KUNIT_EXPECT_EQ(test, iohook_ram_read(&ram, 0x40, 4), 0xabcd33c4ULL);
+	/*
+	 * A write across both: rw takes bytes 2-3, ro ignores, and every
+	 * covered bit goes to the hardware as 0, ro and rw too.
+	 */
+	iohook_ram_write(&ram, 0x40, 4, 0x12345678);
+	KUNIT_EXPECT_EQ(test, iohook_ram_peek(&ram, 0x40, 4), 0x5678ULL);
+	KUNIT_EXPECT_EQ(test, iohook_ram_read(&ram, 0x42, 2), 0x1234ULL);
+	/* A gap between overrides reads the hardware, and hits nothing. */
+	KUNIT_EXPECT_EQ(test, iohook_ram_read(&ram, 0x41, 1), 0x56ULL);
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, specs[0].addr, NULL, &out), 0);
+	KUNIT_EXPECT_EQ(test, out.hits, 2ULL);
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, specs[1].addr, NULL, &out), 0);
+	KUNIT_EXPECT_EQ(test, out.hits, 3ULL);
 }
 
 static void iohook_test_rc_wc_hits(struct kunit *test)
 {
-	struct iohook_spec specs[2] = {
-		SPEC(IOHOOK_SPACE_MEM, T_BASE + 0x80, 4, 0x00000104, 0x0000ffff, IOHOOK_RC),
-		SPEC(IOHOOK_SPACE_MEM, T_BASE + 0x90, 2, 0x0108, 0x0108, IOHOOK_WC),
-	};
+	struct iohook_ram ram;
+	struct iohook_spec specs[2];
 	struct iohook_spec out;
-	u64 mask, value;
 
+	iohook_ram_init(test, &ram);
+	specs[0] = (struct iohook_spec)SPEC(IOHOOK_SPACE_MEM, iohook_ram_phys(&ram, 0x80),
+					    4, 0x00000104, 0x0000ffff, IOHOOK_RC);
+	specs[1] = (struct iohook_spec)SPEC(IOHOOK_SPACE_MEM, iohook_ram_phys(&ram, 0x90),
+					    2, 0x0108, 0x0108, IOHOOK_WC);
+	iohook_ram_poke(&ram, 0x80, 4, 0);
+	iohook_ram_poke(&ram, 0x90, 2, 0);
 	iohook_arm();
 	KUNIT_ASSERT_EQ(test, iohook_add_many(specs, 2), 0);
 	/* rc: a byte read clears that byte's bits only. */
-	iohook_access_read(IOHOOK_SPACE_MEM, T_BASE + 0x80, 1, &mask, &value);
-	KUNIT_EXPECT_EQ(test, value, 0x04ULL);
-	iohook_access_read(IOHOOK_SPACE_MEM, T_BASE + 0x80, 4, &mask, &value);
-	KUNIT_EXPECT_EQ(test, value, 0x0100ULL);
-	iohook_access_read(IOHOOK_SPACE_MEM, T_BASE + 0x80, 4, &mask, &value);
-	KUNIT_EXPECT_EQ(test, value, 0ULL);
-	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, T_BASE + 0x80, &out), 0);
+	KUNIT_EXPECT_EQ(test, iohook_ram_read(&ram, 0x80, 1), 0x04ULL);
+	KUNIT_EXPECT_EQ(test, iohook_ram_read(&ram, 0x80, 4), 0x0100ULL);
+	KUNIT_EXPECT_EQ(test, iohook_ram_read(&ram, 0x80, 4), 0ULL);
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, specs[0].addr, NULL, &out), 0);
 	KUNIT_EXPECT_EQ(test, out.hits, 3ULL);
-	/* wc: writing 1 clears, 0 keeps. */
-	iohook_access_write(IOHOOK_SPACE_MEM, T_BASE + 0x90, 2, 0x0008, &mask);
-	/* wc bits are written to the hardware as 0. */
-	KUNIT_EXPECT_EQ(test, mask, 0x0108ULL);
-	KUNIT_EXPECT_EQ(test, iohook_hw_write_value(0xffff, mask), 0xfef7ULL);
-	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, T_BASE + 0x90, &out), 0);
+	/* wc: writing 1 clears, 0 keeps; wc bits reach the hardware as 0. */
+	iohook_ram_write(&ram, 0x90, 2, 0x00f8);
+	KUNIT_EXPECT_EQ(test, iohook_ram_peek(&ram, 0x90, 2), 0x00f0ULL);
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, specs[1].addr, NULL, &out), 0);
 	KUNIT_EXPECT_EQ(test, out.value, 0x0100ULL);
-	iohook_access_write(IOHOOK_SPACE_MEM, T_BASE + 0x91, 1, 0x01, &mask);
-	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, T_BASE + 0x90, &out), 0);
+	iohook_ram_write(&ram, 0x91, 1, 0x01);
+	KUNIT_EXPECT_EQ(test, iohook_ram_peek(&ram, 0x91, 1), 0ULL);
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_MEM, specs[1].addr, NULL, &out), 0);
 	KUNIT_EXPECT_EQ(test, out.value, 0ULL);
 	KUNIT_EXPECT_EQ(test, out.hits, 2ULL);
 }
@@ -268,8 +274,8 @@ static void iohook_test_filter(struct kunit *test)
 	/* Wider than the filter: counted in every bucket, and back out. */
 	KUNIT_ASSERT_EQ(test, iohook_add(&big), 0);
 	KUNIT_EXPECT_TRUE(test, iohook_store_may_cover(IOHOOK_SPACE_MEM, T_BASE + 0x2000000, 1));
-	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, big.addr), 0);
-	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, a.addr), 0);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, big.addr, NULL), 0);
+	KUNIT_EXPECT_EQ(test, iohook_remove(IOHOOK_SPACE_MEM, a.addr, NULL), 0);
 	KUNIT_EXPECT_FALSE(test, iohook_store_may_cover(IOHOOK_SPACE_MEM, T_BASE + 0x5000, 4));
 	KUNIT_EXPECT_FALSE(test, iohook_store_may_cover(IOHOOK_SPACE_MEM, T_BASE + 0x2000000, 1));
 }

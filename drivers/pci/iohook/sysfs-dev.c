@@ -33,15 +33,14 @@
 #include "sysfs.h"
 
 struct iohook_pdev {
-	struct kobject kobj;		/* overrides/ */
+	struct iohook_dir dir;		/* overrides/ */
 	struct pci_dev *pdev;
-	struct iohook_dir dir;
 	struct list_head node;		/* in iohook_pdevs */
 };
 
 static LIST_HEAD(iohook_pdevs);
 
-#define to_ipdev(k) container_of(k, struct iohook_pdev, kobj)
+#define to_ipdev(d) container_of(d, struct iohook_pdev, dir)
 
 /* Config-space key range of a device. */
 static u64 iohook_cfg_base(struct pci_dev *pdev)
@@ -142,10 +141,11 @@ int iohook_dev_notify(unsigned long event, const struct iohook_spec *spec,
 	return 0;
 }
 
-static int iohook_resolve_dev(const struct iohook_entry *e,
-			      struct iohook_spec *spec, void *ctx)
+static int iohook_resolve_dev(struct iohook_dir *dir,
+			      const struct iohook_entry *e,
+			      struct iohook_spec *spec)
 {
-	struct pci_dev *pdev = ctx;
+	struct pci_dev *pdev = to_ipdev(dir)->pdev;
 	struct resource *res;
 
 	switch (e->loc.kind) {
@@ -170,15 +170,9 @@ static int iohook_resolve_dev(const struct iohook_entry *e,
 	}
 }
 
-static ssize_t add_store(struct kobject *kobj, struct kobj_attribute *attr,
-			 const char *buf, size_t count)
+static void iohook_dev_remove_all(struct iohook_dir *dir)
 {
-	return iohook_sysfs_add(buf, count, iohook_resolve_dev,
-				to_ipdev(kobj)->pdev);
-}
-
-static void iohook_dev_remove_all(struct pci_dev *pdev)
-{
+	struct pci_dev *pdev = to_ipdev(dir)->pdev;
 	u64 base = iohook_cfg_base(pdev);
 	unsigned int bar;
 
@@ -192,40 +186,18 @@ static void iohook_dev_remove_all(struct pci_dev *pdev)
 	}
 }
 
-static void iohook_dev_remove_all_cb(void *ctx)
+static void iohook_pdev_release(struct iohook_dir *dir)
 {
-	iohook_dev_remove_all(ctx);
-}
-
-static ssize_t remove_store(struct kobject *kobj, struct kobj_attribute *attr,
-			    const char *buf, size_t count)
-{
-	return iohook_sysfs_remove(buf, count, iohook_resolve_dev,
-				   to_ipdev(kobj)->pdev, iohook_dev_remove_all_cb);
-}
-
-static struct kobj_attribute dev_add_attr = __ATTR(add, 0200, NULL, add_store);
-static struct kobj_attribute dev_remove_attr = __ATTR(remove, 0200, NULL, remove_store);
-
-static struct attribute *iohook_pdev_attrs[] = {
-	&dev_add_attr.attr,
-	&dev_remove_attr.attr,
-	NULL
-};
-ATTRIBUTE_GROUPS(iohook_pdev);
-
-static void iohook_pdev_release(struct kobject *kobj)
-{
-	struct iohook_pdev *ip = to_ipdev(kobj);
+	struct iohook_pdev *ip = to_ipdev(dir);
 
 	pci_dev_put(ip->pdev);
 	kfree(ip);
 }
 
-static const struct kobj_type iohook_pdev_ktype = {
+static const struct iohook_dir_ops iohook_pdev_dir_ops = {
+	.resolve = iohook_resolve_dev,
+	.remove_all = iohook_dev_remove_all,
 	.release = iohook_pdev_release,
-	.sysfs_ops = &kobj_sysfs_ops,
-	.default_groups = iohook_pdev_groups,
 };
 
 static ssize_t fire_irq_store(struct device *dev,
@@ -335,11 +307,9 @@ static void iohook_dev_add(struct pci_dev *pdev)
 		return;
 	}
 	ip->pdev = pci_dev_get(pdev);
-	iohook_dir_init(&ip->dir, &ip->kobj);
-	ret = kobject_init_and_add(&ip->kobj, &iohook_pdev_ktype,
-				   &pdev->dev.kobj, "overrides");
+	ret = iohook_dir_create(&ip->dir, &iohook_pdev_dir_ops,
+				&pdev->dev.kobj, "overrides");
 	if (ret) {
-		kobject_put(&ip->kobj);
 		mutex_unlock(&iohook_sysfs_mutex);
 		pci_warn(pdev, "iohook: no overrides/ directory: %d\n", ret);
 		return;
@@ -368,8 +338,7 @@ static void iohook_dev_del(struct pci_dev *pdev)
 		return;
 	device_remove_file(&pdev->dev, &dev_attr_fire_irq);
 	iohook_dir_destroy_list(&entries);
-	kobject_del(&ip->kobj);
-	kobject_put(&ip->kobj);
+	iohook_dir_destroy(&ip->dir);
 }
 
 static int iohook_pci_notify(struct notifier_block *nb, unsigned long action,

@@ -19,19 +19,19 @@
 #include <linux/sysfs.h>
 
 #include "irq.h"
+#include "space.h"
 #include "sysfs.h"
 
 struct kset *iohook_kset;
 
 struct iohook_space_dir {
-	struct kobject kobj;
-	enum iohook_space space;
 	struct iohook_dir dir;
+	enum iohook_space space;
 };
 
 static struct iohook_space_dir *iohook_space_dirs[IOHOOK_NR_SPACES];
 
-#define to_space_dir(k) container_of(k, struct iohook_space_dir, kobj)
+#define to_space_dir(d) container_of(d, struct iohook_space_dir, dir)
 
 /*
  * Called from the store's notifier, with the store and
@@ -61,10 +61,11 @@ int iohook_global_notify(unsigned long event, const struct iohook_spec *spec,
 	}
 }
 
-static int iohook_resolve_global(const struct iohook_entry *e,
-				 struct iohook_spec *spec, void *ctx)
+static int iohook_resolve_global(struct iohook_dir *dir,
+				 const struct iohook_entry *e,
+				 struct iohook_spec *spec)
 {
-	enum iohook_space space = (uintptr_t)ctx;
+	enum iohook_space space = to_space_dir(dir)->space;
 
 	spec->space = space;
 	if (space == IOHOOK_SPACE_PCI) {
@@ -82,47 +83,20 @@ static int iohook_resolve_global(const struct iohook_entry *e,
 	return 0;
 }
 
-static ssize_t add_store(struct kobject *kobj, struct kobj_attribute *attr,
-			 const char *buf, size_t count)
+static void iohook_space_remove_all(struct iohook_dir *dir)
 {
-	struct iohook_space_dir *sd = to_space_dir(kobj);
-
-	return iohook_sysfs_add(buf, count, iohook_resolve_global,
-				(void *)(uintptr_t)sd->space);
+	iohook_remove_range(to_space_dir(dir)->space, 0, ULONG_MAX);
 }
 
-static void iohook_space_remove_all(void *ctx)
+static void iohook_space_release(struct iohook_dir *dir)
 {
-	iohook_remove_range((uintptr_t)ctx, 0, ULONG_MAX);
+	kfree(to_space_dir(dir));
 }
 
-static ssize_t remove_store(struct kobject *kobj, struct kobj_attribute *attr,
-			    const char *buf, size_t count)
-{
-	return iohook_sysfs_remove(buf, count, iohook_resolve_global,
-				   (void *)(uintptr_t)to_space_dir(kobj)->space,
-				   iohook_space_remove_all);
-}
-
-static struct kobj_attribute space_add_attr = __ATTR(add, 0200, NULL, add_store);
-static struct kobj_attribute space_remove_attr = __ATTR(remove, 0200, NULL, remove_store);
-
-static struct attribute *iohook_space_attrs[] = {
-	&space_add_attr.attr,
-	&space_remove_attr.attr,
-	NULL
-};
-ATTRIBUTE_GROUPS(iohook_space);
-
-static void iohook_space_release(struct kobject *kobj)
-{
-	kfree(to_space_dir(kobj));
-}
-
-static const struct kobj_type iohook_space_ktype = {
+static const struct iohook_dir_ops iohook_space_dir_ops = {
+	.resolve = iohook_resolve_global,
+	.remove_all = iohook_space_remove_all,
 	.release = iohook_space_release,
-	.sysfs_ops = &kobj_sysfs_ops,
-	.default_groups = iohook_space_groups,
 };
 
 static ssize_t armed_show(struct kobject *kobj, struct kobj_attribute *attr,
@@ -222,14 +196,11 @@ static int __init iohook_sysfs_init(void)
 		if (!sd)
 			return -ENOMEM;
 		sd->space = i;
-		iohook_dir_init(&sd->dir, &sd->kobj);
-		ret = kobject_init_and_add(&sd->kobj, &iohook_space_ktype,
-					   &iohook_kset->kobj, "%s",
-					   iohook_space_names[i]);
-		if (ret) {
-			kobject_put(&sd->kobj);
+		ret = iohook_dir_create(&sd->dir, &iohook_space_dir_ops,
+					&iohook_kset->kobj,
+					iohook_space_name(i));
+		if (ret)
 			return ret;
-		}
 		iohook_space_dirs[i] = sd;
 	}
 	ret = iohook_register_notifier(&iohook_nb);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The per-override kobject directories, and what every
- * "add" file shares: permission checks and all-or-nothing parsing.
+ * The per-override kobject directories, and the list of them that each
+ * overrides directory (sysfs-dir.c) keeps.
  *
  * Each override appears as a directory named by its start, and for a
  * conditional override "@VALUE", its condition's value (several may
@@ -26,15 +26,12 @@
  * go with the device and its BARs, silently, so a device's removal never
  * announces the removal of overrides that still exist.
  */
-#include <linux/capability.h>
-#include <linux/ctype.h>
-#include <linux/mm.h>
 #include <linux/pci.h>
-#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
+#include "space.h"
 #include "sysfs.h"
 
 /* Protects every directory's entry list and the list of PCI devices. */
@@ -53,21 +50,6 @@ struct iohook_ovr_kobj {
 
 #define to_ovr(k) container_of(k, struct iohook_ovr_kobj, kobj)
 
-/**
- * iohook_sysfs_write_allowed() - may the current task change iohook state
- *
- * Return: 0, or -EPERM without CAP_SYS_ADMIN or under kernel lockdown
- * (LOCKDOWN_PCI_ACCESS: iohook can make a device say anything).
- */
-int iohook_sysfs_write_allowed(void)
-{
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	if (security_locked_down(LOCKDOWN_PCI_ACCESS))
-		return -EPERM;
-	return 0;
-}
-
 static ssize_t show_spec(struct kobject *kobj, char *buf,
 			 ssize_t (*fmt)(const struct iohook_spec *, char *))
 {
@@ -75,10 +57,8 @@ static ssize_t show_spec(struct kobject *kobj, char *buf,
 	struct iohook_spec spec;
 	int ret;
 
-	if (o->cond)
-		ret = iohook_lookup_cond(o->space, o->addr, o->when, &spec);
-	else
-		ret = iohook_lookup(o->space, o->addr, &spec);
+	ret = iohook_lookup(o->space, o->addr, o->cond ? &o->when : NULL,
+			    &spec);
 	return ret ?: fmt(&spec, buf);
 }
 
@@ -209,10 +189,8 @@ static ssize_t value_store(struct kobject *kobj, struct kobj_attribute *attr,
 		return ret;
 	if (iohook_sysfs_text(buf, count) || iohook_parse_hex(buf, &value))
 		return -EINVAL;
-	if (o->cond)
-		ret = iohook_set_value_cond(o->space, o->addr, o->when, value);
-	else
-		ret = iohook_set_value(o->space, o->addr, value);
+	ret = iohook_set_value(o->space, o->addr, o->cond ? &o->when : NULL,
+			       value);
 	return ret ?: count;
 }
 
@@ -268,7 +246,7 @@ static void iohook_ovr_uevent(struct iohook_ovr_kobj *o,
 	char *envp[5] = { space, addr, name };
 
 	snprintf(space, sizeof(space), "IOHOOK_SPACE=%s",
-		 iohook_space_names[o->space]);
+		 iohook_space_name(o->space));
 	snprintf(addr, sizeof(addr), "IOHOOK_ADDR=0x%llx", o->addr);
 	snprintf(name, sizeof(name), "IOHOOK_NAME=%s", kobject_name(&o->kobj));
 	if (o->device[0]) {
@@ -276,17 +254,6 @@ static void iohook_ovr_uevent(struct iohook_ovr_kobj *o,
 		envp[3] = device;
 	}
 	kobject_uevent_env(&o->kobj, action, envp);
-}
-
-/**
- * iohook_dir_init() - set up an empty directory of overrides
- * @dir: the directory
- * @kobj: its kobject
- */
-void iohook_dir_init(struct iohook_dir *dir, struct kobject *kobj)
-{
-	dir->kobj = kobj;
-	INIT_LIST_HEAD(&dir->entries);
 }
 
 static struct iohook_ovr_kobj *iohook_dir_find(struct iohook_dir *dir,
@@ -337,10 +304,10 @@ int iohook_dir_add(struct iohook_dir *dir, const char *name,
 	o->kobj.uevent_suppress = !device;
 	if (o->cond)
 		ret = kobject_init_and_add(&o->kobj, &iohook_ovr_ktype,
-					   dir->kobj, "%s@%llx", name, o->when);
+					   &dir->kobj, "%s@%llx", name, o->when);
 	else
 		ret = kobject_init_and_add(&o->kobj, &iohook_ovr_ktype,
-					   dir->kobj, "%s", name);
+					   &dir->kobj, "%s", name);
 	if (ret) {
 		kobject_put(&o->kobj);
 		return ret;
@@ -424,201 +391,4 @@ void iohook_dir_destroy_list(struct list_head *list)
 		list_del(&o->node);
 		iohook_ovr_destroy(o);
 	}
-}
-
-/**
- * iohook_sysfs_text() - whether a write is text
- * @buf: what was written
- * @count: its length
- *
- * A NUL byte would hide what follows it from the parsers, so a write
- * holding one is refused whole rather than read up to it.
- *
- * Return: 0, or -EINVAL.
- */
-int iohook_sysfs_text(const char *buf, size_t count)
-{
-	return memchr(buf, '\0', count) ? -EINVAL : 0;
-}
-
-/* A one-token write, without white space, or an ERR_PTR(). */
-static char *iohook_sysfs_token(const char *buf, size_t count)
-{
-	char *s, *t;
-
-	if (iohook_sysfs_text(buf, count))
-		return ERR_PTR(-EINVAL);
-	s = kstrndup(buf, count, GFP_KERNEL);
-	if (!s)
-		return ERR_PTR(-ENOMEM);
-	t = strim(s);
-	if (!*t || strpbrk(t, " \t\n;")) {
-		kfree(s);
-		return ERR_PTR(-EINVAL);
-	}
-	memmove(s, t, strlen(t) + 1);
-	return s;
-}
-
-/**
- * iohook_sysfs_remove() - the body of every "remove" file
- * @buf: what was written: one location (every override that starts
- *       there), "LOCATION@VALUE" (the conditional override with that
- *       condition value), or "all"
- * @count: its length
- * @resolve: turns the location into a spec for this file
- * @ctx: passed to @resolve and @remove_all
- * @remove_all: removes every override this file covers
- *
- * Return: @count, or -EINVAL, -ENOENT, -EPERM.
- */
-ssize_t iohook_sysfs_remove(const char *buf, size_t count,
-			    iohook_resolve_fn resolve, void *ctx,
-			    void (*remove_all)(void *ctx))
-{
-	struct iohook_entry e = { .len = 1 };
-	struct iohook_spec spec;
-	bool has_when;
-	u64 when;
-	char *tok;
-	int ret;
-
-	ret = iohook_sysfs_write_allowed();
-	if (ret)
-		return ret;
-	tok = iohook_sysfs_token(buf, count);
-	if (IS_ERR(tok))
-		return PTR_ERR(tok);
-	if (!strcmp(tok, "all")) {
-		remove_all(ctx);
-	} else {
-		ret = iohook_parse_name(tok, &e.loc, &has_when, &when);
-		if (!ret)
-			ret = resolve(&e, &spec, ctx);
-		if (!ret && has_when)
-			ret = iohook_remove_cond(spec.space, spec.addr, when);
-		else if (!ret)
-			ret = iohook_remove(spec.space, spec.addr);
-	}
-	kfree(tok);
-	return ret ?: count;
-}
-
-/* The entries of a write: its non-blank segments between separators. */
-static unsigned int iohook_count_entries(const char *buf)
-{
-	unsigned int n = 0;
-	bool blank = true;
-
-	for (; *buf; buf++) {
-		if (strchr(IOHOOK_ENTRY_SEPARATORS, *buf)) {
-			n += !blank;
-			blank = true;
-		} else if (!isspace(*buf)) {
-			blank = false;
-		}
-	}
-	return n + !blank;
-}
-
-/*
- * Turn a parsed entry into a spec: its location and its selector's
- * through @resolve, which knows this file's space or device. A selector
- * that resolves to another space is -EXDEV; one in another PCI function
- * is left to iohook_validate(), which says -EXDEV too.
- */
-static int iohook_entry_to_spec(const struct iohook_entry *e,
-				struct iohook_spec *spec,
-				iohook_resolve_fn resolve, void *ctx)
-{
-	struct iohook_entry sel_e = {};
-	struct iohook_spec sel;
-	int ret;
-
-	ret = resolve(e, spec, ctx);
-	if (ret)
-		return ret;
-	spec->len = e->len;
-	spec->value = e->value;
-	spec->mask = e->mask;
-	spec->attr = e->attr;
-	spec->policy = e->policy;
-	if (!e->has_cond)
-		return 0;
-	if (e->sel_width > IOHOOK_MAX_MASKED_LEN)
-		return -E2BIG;
-	sel_e.loc = e->sel_loc;
-	sel_e.len = e->sel_width;
-	ret = resolve(&sel_e, &sel, ctx);
-	if (ret)
-		return ret;
-	if (sel.space != spec->space)
-		return -EXDEV;
-	spec->cond.width = e->sel_width;
-	spec->cond.sel = sel.addr;
-	spec->cond.mask = e->sel_mask ?: iohook_width_mask(e->sel_width);
-	spec->cond.value = e->cond_value;
-	return 0;
-}
-
-/**
- * iohook_sysfs_add() - the body of every "add" file
- * @buf: what was written: entries separated by newlines or ';'
- * @count: its length
- * @resolve: turns a parsed entry into a spec for this file
- * @ctx: passed to @resolve
- *
- * Entries are checked in order, each fully (syntax, location, selector,
- * then iohook_validate()), so the first bad entry decides the errno:
- * -EINVAL, -ERANGE, -E2BIG or -EXDEV. Only then are they checked against each other and the
- * store (-EEXIST) and added with iohook_add_many(): all or none.
- *
- * Return: @count, or the first error.
- */
-ssize_t iohook_sysfs_add(const char *buf, size_t count,
-			 iohook_resolve_fn resolve, void *ctx)
-{
-	struct iohook_spec *specs = NULL;
-	char *copy, *cur, *line;
-	unsigned int n = 0, max;
-	int ret;
-
-	ret = iohook_sysfs_write_allowed();
-	if (ret)
-		return ret;
-	if (iohook_sysfs_text(buf, count))
-		return -EINVAL;
-	copy = kstrndup(buf, count, GFP_KERNEL);
-	if (!copy)
-		return -ENOMEM;
-	/* Sized by the real entries: a write of separators allocates none. */
-	max = iohook_count_entries(copy);
-	ret = -EINVAL;
-	if (!max)
-		goto out;
-	/* Sized by the user's write: a failure is an answer, not news. */
-	specs = kvcalloc(max, sizeof(*specs), GFP_KERNEL | __GFP_NOWARN);
-	ret = -ENOMEM;
-	if (!specs)
-		goto out;
-	cur = copy;
-	while ((line = strsep(&cur, IOHOOK_ENTRY_SEPARATORS))) {
-		struct iohook_entry e;
-
-		if (iohook_blank(line))
-			continue;
-		ret = iohook_parse_entry(line, &e);
-		if (!ret)
-			ret = iohook_entry_to_spec(&e, &specs[n], resolve, ctx);
-		if (!ret)
-			ret = iohook_validate(&specs[n]);
-		if (ret)
-			goto out;
-		n++;
-	}
-	ret = iohook_add_many(specs, n);
-out:
-	kvfree(specs);
-	kfree(copy);
-	return ret ?: count;
 }

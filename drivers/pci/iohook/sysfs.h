@@ -1,31 +1,52 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Private declarations of the iohook sysfs layer.
+ * Private declarations of the iohook sysfs layer:
+ *
+ *	sysfs-dir.c		an overrides directory: add, remove, entries
+ *	sysfs-override.c	one override's directory and its files
+ *	sysfs-write.c		what every writable file shares
+ *	sysfs-dev.c		per PCI device: overrides/ and fire_irq
+ *	sysfs-global.c		/sys/kernel/iohook
  */
 #ifndef _DRIVERS_PCI_IOHOOK_SYSFS_H
 #define _DRIVERS_PCI_IOHOOK_SYSFS_H
 
+#include <linux/iohook.h>
 #include <linux/kobject.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 
-#include "internal.h"
 #include "parse.h"
 
+struct iohook_dir;
+
+/**
+ * struct iohook_dir_ops - what makes one kind of overrides directory
+ * @resolve: turn a parsed entry's location into a spec's space and
+ *	     address, as this directory names locations; -EINVAL or -ERANGE
+ *	     if it names none here
+ * @remove_all: remove every override this directory covers ("remove all")
+ * @release: free the structure the directory is embedded in
+ */
+struct iohook_dir_ops {
+	int (*resolve)(struct iohook_dir *dir, const struct iohook_entry *e,
+		       struct iohook_spec *spec);
+	void (*remove_all)(struct iohook_dir *dir);
+	void (*release)(struct iohook_dir *dir);
+};
+
 /*
- * A directory of per-override kobjects: a device's overrides/ or one of
- * /sys/kernel/iohook/{io,mem,pciconf}. Its entries are protected by
+ * An overrides directory: a device's overrides/ or one of
+ * /sys/kernel/iohook/{io,mem,pciconf}, with its "add" and "remove"
+ * files and one directory per override. @entries is protected by
  * iohook_sysfs_mutex, which is taken inside the store's lock (from its
  * notifier) and never around a call that takes the store's lock.
  */
 struct iohook_dir {
-	struct kobject *kobj;
+	struct kobject kobj;
 	struct list_head entries;
+	const struct iohook_dir_ops *ops;
 };
-
-/* Resolves a parsed entry into a spec for one "add" file. */
-typedef int (*iohook_resolve_fn)(const struct iohook_entry *e,
-				 struct iohook_spec *spec, void *ctx);
 
 extern struct mutex iohook_sysfs_mutex;
 extern struct kset *iohook_kset;
@@ -33,23 +54,28 @@ extern struct kset *iohook_kset;
 /* "DDDD:BB:DD.F" with a domain of up to eight digits, and its NUL. */
 #define IOHOOK_DEVICE_NAME_LEN	20
 
+/* sysfs-dir.c */
+int iohook_dir_create(struct iohook_dir *dir, const struct iohook_dir_ops *ops,
+		      struct kobject *parent, const char *name);
+void iohook_dir_destroy(struct iohook_dir *dir);
+
+/* sysfs-write.c */
 int iohook_sysfs_write_allowed(void);
 int iohook_sysfs_text(const char *buf, size_t count);
-ssize_t iohook_sysfs_add(const char *buf, size_t count,
-			 iohook_resolve_fn resolve, void *ctx);
-ssize_t iohook_sysfs_remove(const char *buf, size_t count,
-			    iohook_resolve_fn resolve, void *ctx,
-			    void (*remove_all)(void *ctx));
+ssize_t iohook_sysfs_add(struct iohook_dir *dir, const char *buf,
+			 size_t count);
+ssize_t iohook_sysfs_remove(struct iohook_dir *dir, const char *buf,
+			    size_t count);
 
-void iohook_dir_init(struct iohook_dir *dir, struct kobject *kobj);
+/* sysfs-override.c, with iohook_sysfs_mutex held (but the last). */
 int iohook_dir_add(struct iohook_dir *dir, const char *name,
 		   const struct iohook_spec *spec, const char *device);
 void iohook_dir_remove(struct iohook_dir *dir, const struct iohook_spec *spec);
 void iohook_dir_announce(struct iohook_dir *dir, const struct iohook_spec *spec);
-void iohook_location_name(enum iohook_space space, u64 addr, char *name,
-			  size_t len);
 void iohook_dir_take_all(struct iohook_dir *dir, struct list_head *out);
 void iohook_dir_destroy_list(struct list_head *list);
+void iohook_location_name(enum iohook_space space, u64 addr, char *name,
+			  size_t len);
 
 /*
  * sysfs-dev.c and sysfs-global.c, called from the store notifier with
@@ -62,4 +88,4 @@ int iohook_global_notify(unsigned long event, const struct iohook_spec *spec,
 			 const char *device);
 int iohook_dev_sysfs_init(void);
 
-#endif
+#endif /* _DRIVERS_PCI_IOHOOK_SYSFS_H */

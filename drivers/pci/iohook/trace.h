@@ -82,7 +82,7 @@ DEFINE_EVENT(iohook_access_class, iohook_write,
 
 #endif /* _IOHOOK_TRACE_H */
 
-/* hook.c is built with -I$(src) */
+/* accessors.c is built with -I$(src) */
 #undef TRACE_INCLUDE_PATH
 #define TRACE_INCLUDE_PATH .
 #undef TRACE_INCLUDE_FILE

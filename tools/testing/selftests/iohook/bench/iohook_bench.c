@@ -253,8 +253,8 @@ static struct iohook_spec cond_spec;
 static void cond_toggle(bool first)
 {
 	if (first) {
-		iohook_remove_cond(IOHOOK_SPACE_MEM, cond_spec.addr,
-				   cond_spec.cond.value);
+		iohook_remove(IOHOOK_SPACE_MEM, cond_spec.addr,
+			      &cond_spec.cond.value);
 	} else {
 		iohook_add(&cond_spec);
 		/* Record the selector, so the condition holds. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The slow paths the accessors branch to while a space's key is on.
+ * The access path: the slow paths the hooked accessors (readl(), inb(),
+ * pci_read_config_dword(), ...) branch to while a space's key is on.
  *
  * One read path and one write path serve the three spaces: each looks
  * the access up in the store (RCU), touches the hardware only for the
@@ -42,8 +43,12 @@
 #include <linux/smp.h>
 #include <linux/stacktrace.h>
 
-#include "internal.h"
+#include "arm.h"
+#include "emulate.h"
 #include "mmio.h"
+#include "override.h"
+#include "select.h"
+#include "space.h"
 
 #define CREATE_TRACE_POINTS
 #include "trace.h"
@@ -81,7 +86,7 @@ static struct iohook_override *iohook_pick(struct iohook_override *ov)
 static bool iohook_find(enum iohook_space space, u64 addr,
 			unsigned int width, struct iohook_found *f)
 {
-	MA_STATE(mas, &iohook_trees[space], addr, addr);
+	MA_STATE(mas, &iohook_spaces[space].overrides, addr, addr);
 	struct iohook_override *ov;
 
 	f->n = 0;
@@ -94,9 +99,9 @@ static bool iohook_find(enum iohook_space space, u64 addr,
 		ov = iohook_pick(ov);
 		if (!ov)
 			continue;
-		if (ov->has_policy)
+		if (ov->policy.active)
 			f->policy = ov;
-		if (!iohook_policy_take(ov)) {
+		if (!iohook_policy_take(&ov->policy)) {
 			f->declined++;
 			continue;
 		}
@@ -150,71 +155,6 @@ static void iohook_commit_write(const struct iohook_found *f, u64 addr,
 			 !atomic64_try_cmpxchg(&ov->value, &old, new));
 		atomic64_inc(&ov->hits);
 	}
-}
-
-/**
- * iohook_access_read() - the overridden bits of a read, without hardware
- * @space: address space
- * @addr: first address of the access
- * @width: access width in bytes, 1 to 8
- * @mask: the bits of the access that overrides decide
- * @value: their values
- *
- * What the accessors' slow path does around the hardware read, for
- * KUnit: read-to-clear overrides are cleared atomically with the read of
- * their value, and every override the access touches counts a hit.
- *
- * Return: true if iohook is armed and at least one override applies to
- * the access.
- */
-bool iohook_access_read(enum iohook_space space, u64 addr,
-			unsigned int width, u64 *mask, u64 *value)
-{
-	struct iohook_found f = {};
-	bool hit = false;
-
-	rcu_read_lock();
-	if (READ_ONCE(iohook_armed) &&
-	    iohook_store_may_cover(space, addr, width))
-		hit = iohook_find(space, addr, width, &f) && f.n;
-	*mask = f.cover;
-	*value = hit ? iohook_commit_read(&f, addr, width) : 0;
-	rcu_read_unlock();
-	return hit;
-}
-
-/**
- * iohook_access_write() - apply a write to the overrides, without hardware
- * @space: address space
- * @addr: first address of the access
- * @width: access width in bytes, 1 to 8
- * @data: the value written
- * @mask: the bits of the access that overrides cover; the hardware gets
- *        iohook_hw_write_value(@data, @mask)
- *
- * Records the write in the selectors it overlaps first, as the write
- * slow path does.
- *
- * Return: true if iohook is armed and at least one override applies to
- * the access.
- */
-bool iohook_access_write(enum iohook_space space, u64 addr,
-			 unsigned int width, u64 data, u64 *mask)
-{
-	struct iohook_found f = {};
-	bool hit = false;
-
-	rcu_read_lock();
-	if (READ_ONCE(iohook_armed) &&
-	    iohook_store_may_cover(space, addr, width)) {
-		iohook_record(space, addr, width, data);
-		hit = iohook_find(space, addr, width, &f) && f.n;
-	}
-	*mask = f.cover;
-	if (hit)
-		iohook_commit_write(&f, addr, width, data);
-	rcu_read_unlock();
-	return hit;
 }
 
 /*
@@ -396,8 +336,8 @@ static void iohook_trace(bool write, enum iohook_space space, u64 key,
 		return;
 	iohook_call_chain(caller, chain);
 	if (f->policy) {
-		seen = atomic64_read(&f->policy->seen);
-		applied = atomic64_read(&f->policy->applied);
+		seen = atomic64_read(&f->policy->policy.seen);
+		applied = atomic64_read(&f->policy->policy.applied);
 	}
 	if (write)
 		trace_iohook_write(space, key, width, hw, val, touch, f->n,

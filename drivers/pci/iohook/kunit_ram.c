@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The RAM stand-in of the KUnit suites (kunit_ram.h says what it is).
+ * Out of line, so that each width's accessor is called as a driver calls
+ * it, with a value known only at run time.
+ */
+#include <kunit/test.h>
+#include <linux/io.h>
+#include <linux/string.h>
+
+#include "kunit_ram.h"
+
+/* Two pages of stand-in, filled with IOHOOK_RAM_FILL, freed with @test. */
+void iohook_ram_init(struct kunit *test, struct iohook_ram *ram)
+{
+	ram->virt = kunit_kmalloc(test, 2 * PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ram->virt);
+	memset(ram->virt, IOHOOK_RAM_FILL, 2 * PAGE_SIZE);
+	ram->phys = virt_to_phys(ram->virt);
+}
+
+/* A read of @width bytes at @off through the MMIO access path. */
+u64 iohook_ram_read(const struct iohook_ram *ram, u64 off, unsigned int width)
+{
+	const void __iomem *a = (const void __iomem __force *)(ram->virt + off);
+
+	switch (width) {
+	case 1:
+		return iohook_readb(a);
+	case 2:
+		return iohook_readw(a);
+	case 4:
+		return iohook_readl(a);
+	default:
+		return iohook_readq(a);
+	}
+}
+
+/* A write of @width bytes at @off through the MMIO access path. */
+void iohook_ram_write(const struct iohook_ram *ram, u64 off, unsigned int width,
+		      u64 val)
+{
+	void __iomem *a = (void __iomem __force *)(ram->virt + off);
+
+	switch (width) {
+	case 1:
+		iohook_writeb(val, a);
+		break;
+	case 2:
+		iohook_writew(val, a);
+		break;
+	case 4:
+		iohook_writel(val, a);
+		break;
+	default:
+		iohook_writeq(val, a);
+		break;
+	}
+}
+
+/* What the stand-in itself holds at @off, as the device would: no hook. */
+u64 iohook_ram_peek(const struct iohook_ram *ram, u64 off, unsigned int width)
+{
+	u64 v = 0;
+
+	memcpy(&v, ram->virt + off, width);
+	return v;
+}
+
+/* Set what the stand-in holds at @off, as the device would. */
+void iohook_ram_poke(const struct iohook_ram *ram, u64 off, unsigned int width,
+		     u64 val)
+{
+	memcpy(ram->virt + off, &val, width);
+}
