@@ -23,11 +23,6 @@
 #include "check.h"
 #include "parse.h"
 
-const char * const iohook_attr_names[IOHOOK_NR_ATTRS] = {
-	[IOHOOK_RO] = "ro", [IOHOOK_RW] = "rw",
-	[IOHOOK_RC] = "rc", [IOHOOK_WC] = "wc",
-};
-
 static int print_location(char *buf, size_t len,
 			  const struct iohook_location *l)
 {

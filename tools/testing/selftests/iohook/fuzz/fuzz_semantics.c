@@ -24,7 +24,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "internal.h"
+#include "emulate.h"
 
 struct ov {
 	u64 start;

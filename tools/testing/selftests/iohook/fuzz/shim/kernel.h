@@ -32,7 +32,6 @@ typedef int64_t s64;
 #define ___is_defined(val)	____is_defined(__ARG_PLACEHOLDER_##val)
 #define IS_ENABLED(option)	___is_defined(option)
 #define __iomem
-#define __rcu
 #define __cold
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define U32_MAX			UINT32_MAX
@@ -42,19 +41,8 @@ typedef int64_t s64;
 #define min(a, b)		({ typeof(a) _a = (a); typeof(b) _b = (b); _a < _b ? _a : _b; })
 #define max(a, b)		({ typeof(a) _a = (a); typeof(b) _b = (b); _a > _b ? _a : _b; })
 #define PCI_DEVFN(slot, func)	((((slot) & 0x1f) << 3) | ((func) & 0x07))
-#define PAGE_SHIFT		12
 #define DECLARE_STATIC_KEY_FALSE(name)	extern int name
 
-
-typedef struct { s64 counter; } atomic64_t;
-struct list_head { struct list_head *next, *prev; };
-struct maple_tree { void *ma_root; };
-struct mutex { int locked; };
-
-static inline u64 hash_64(u64 val, unsigned int bits)
-{
-	return val * 0x61C8864680B583EBULL >> (64 - bits);
-}
 
 static inline int hex_to_bin(unsigned char ch)
 {
