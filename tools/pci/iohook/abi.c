@@ -61,39 +61,18 @@ int abi_present(void)
 /* Write @text to @path (one write(2), as the ABI wants). 0 or -errno. */
 int abi_write(const char *path, const char *text)
 {
-	ssize_t n;
-	int fd, err;
-
 	if (opt.dry_run || opt.verbose)
 		printf("%s %s > %s\n", opt.dry_run ? "would write" : "write",
 		       text, path);
 	if (opt.dry_run)
 		return 0;
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, strlen(text));
-	err = n < 0 ? -errno : 0;
-	close(fd);
-	return err;
+	return iohook_sysfs_write(path, text);
 }
 
 /* Read @path without its trailing newline. Length or -errno. */
 int abi_read(const char *path, char *buf, size_t len)
 {
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		n--;
-	buf[n] = 0;
-	return n;
+	return iohook_sysfs_read(path, buf, len);
 }
 
 long long abi_read_hex(const char *path)

@@ -83,19 +83,9 @@ static int ioports_block(struct gpe_blk *b)
 /* The Linux IRQ of the SCI ("acpi" in /proc/interrupts), or @gsi. */
 static int sci_irq(unsigned int gsi)
 {
-	char line[512];
-	int irq = gsi;
-	FILE *f = fopen("/proc/interrupts", "r");
+	int irq = iohook_sci_irq();
 
-	while (f && fgets(line, sizeof(line), f)) {
-		size_t n = strlen(line);
-
-		if (n > 6 && !strcmp(line + n - 6, " acpi\n"))
-			irq = atoi(line);
-	}
-	if (f)
-		fclose(f);
-	return irq;
+	return irq < 0 ? (int)gsi : irq;
 }
 
 static long long gpe_count(unsigned int gpe, char *state, size_t len)

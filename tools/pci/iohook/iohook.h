@@ -11,11 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#include "libiohook.h"	/* tools/lib/iohook: sysfs, uevents, IRQs, caps */
 
-#define IOHOOK_SYS	"/sys/kernel/iohook"
-#define PCI_DEVS	"/sys/bus/pci/devices"
-#define PCI_SLOTS	"/sys/bus/pci/slots"
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* Exit codes, documented in iohook.8. */
 enum {

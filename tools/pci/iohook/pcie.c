@@ -85,16 +85,12 @@ void ovr_dir(struct pci_dev *d, char *buf, size_t len)
 /* Offset of the PCI Express capability, 0 if none. */
 int pcie_cap(struct pci_dev *d)
 {
-	struct pci_cap *c = pci_find_cap(d, PCI_CAP_ID_EXP, PCI_CAP_NORMAL);
-
-	return c ? c->addr : 0;
+	return iohook_pci_cap(d, PCI_CAP_ID_EXP, PCI_CAP_NORMAL);
 }
 
 int pcie_aer_cap(struct pci_dev *d)
 {
-	struct pci_cap *c = pci_find_cap(d, PCI_EXT_CAP_ID_AER, PCI_CAP_EXTENDED);
-
-	return c ? c->addr : 0;
+	return iohook_pci_cap(d, PCI_EXT_CAP_ID_AER, PCI_CAP_EXTENDED);
 }
 
 /* Device/Port type from the PCI Express Capabilities register, or -1. */

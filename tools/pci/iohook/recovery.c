@@ -44,25 +44,16 @@ static char pending[MAX_PENDING][128];	/* DEVPATHs that began, not ended */
  */
 int recovery_watch(void)
 {
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 };
-	int size = 1 << 20;
+	int fd;
 
 	n_pending = 0;
 	if (opt.dry_run)
 		return 0;
-	uevent_fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
-			   NETLINK_KOBJECT_UEVENT);
-	if (uevent_fd < 0)
-		return -errno;
 	/* A recovery of a bus full of devices sends many: room for them. */
-	if (setsockopt(uevent_fd, SOL_SOCKET, SO_RCVBUFFORCE, &size, sizeof(size)))
-		setsockopt(uevent_fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
-	if (bind(uevent_fd, (struct sockaddr *)&sa, sizeof(sa))) {
-		int err = -errno;
-
-		recovery_unwatch();
-		return err;
-	}
+	fd = iohook_uevent_open(1 << 20);
+	if (fd < 0)
+		return fd;
+	uevent_fd = fd;
 	return 0;
 }
 

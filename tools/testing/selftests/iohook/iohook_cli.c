@@ -51,7 +51,7 @@ FIXTURE_SETUP(cli)
 FIXTURE_TEARDOWN(cli)
 {
 	clear_all();
-	sysfs_write(ARMED, "1");
+	iohook_sysfs_write(ARMED, "1");
 	nic_restore();
 }
 
@@ -139,14 +139,14 @@ TEST_F(cli, fire_vectors_and_irqs)
 {
 	char *o = self->out;
 	size_t n = sizeof(self->out);
-	int irq = msi_irq(RP1, 0), sci = sci_irq();
-	long long before = irq_count(irq), sci_before = irq_count(sci);
+	int irq = msi_irq(RP1, 0), sci = iohook_sci_irq();
+	long long before = iohook_irq_count(irq), sci_before = iohook_irq_count(sci);
 
 	ASSERT_GT(irq, 0);
 	ASSERT_EQ(0, cli(o, n, "fire 00:1c.0"));
-	EXPECT_TRUE(WAIT_FOR(irq_count(irq) > before, 2000));
+	EXPECT_TRUE(WAIT_FOR(iohook_irq_count(irq) > before, 2000));
 	ASSERT_EQ(0, cli(o, n, "fire irq %d", sci));
-	EXPECT_TRUE(WAIT_FOR(irq_count(sci) > sci_before, 2000));
+	EXPECT_TRUE(WAIT_FOR(iohook_irq_count(sci) > sci_before, 2000));
 	EXPECT_SAYS(1, "iohook: fire: Numerical result out of range\n",
 		    "fire 00:1c.0 7");
 	EXPECT_SAYS(1, "iohook: fire irq: Invalid argument\n",
@@ -195,7 +195,7 @@ TEST_F(cli, trace_streams_and_restores)
 	FILE *f;
 	size_t got = 0;
 
-	ASSERT_EQ(0, sysfs_write(en, "0"));
+	ASSERT_EQ(0, iohook_sysfs_write(en, "0"));
 	ASSERT_EQ(0, cli(o, sizeof(self->out), "add 00:1c.0 '6e 1 48 ff ro'"));
 	snprintf(cmd, sizeof(cmd), "%s trace 3 2>&1", cli_path);
 	f = popen(cmd, "r");
@@ -208,10 +208,10 @@ TEST_F(cli, trace_streams_and_restores)
 	EXPECT_NE(NULL, strstr(o, "iohook_read: pciconf addr=0xe006e width=1 hw="));
 	EXPECT_NE(NULL, strstr(o, "val=0x48 overrides=1"));
 	EXPECT_EQ(0, sysfs_read_num(en));	/* put back as found */
-	ASSERT_EQ(0, sysfs_write(en, "1"));
+	ASSERT_EQ(0, iohook_sysfs_write(en, "1"));
 	EXPECT_EQ(0, cli(o, sizeof(self->out), "trace 1"));
 	EXPECT_EQ(1, sysfs_read_num(en));
-	sysfs_write(en, "0");
+	iohook_sysfs_write(en, "0");
 	EXPECT_EQ(5, cli_as(NO_TRACEFS, o, sizeof(self->out), "trace 1"));
 	EXPECT_STREQ(NO_TRACEFS_MSG, o);
 }
@@ -314,7 +314,7 @@ TEST_F(cli, hotplug_refusals_and_undo)
 
 	/* Someone else's override on Slot Status: refused, nothing left. */
 	snprintf(entry, sizeof(entry), "%x 1 8 8 ro", exp + 0x1a);
-	ASSERT_EQ(0, sysfs_write(OVR(RP1) "/add", entry));
+	ASSERT_EQ(0, iohook_sysfs_write(OVR(RP1) "/add", entry));
 	EXPECT_EQ(7, cli(o, n, "hotplug 1 button"));
 	EXPECT_NE(NULL, strstr(o, "an override is already in the way"));
 	EXPECT_FALSE(path_exists(OVR(RP1) "/%x", exp + 0x19));	/* power: undone */
@@ -346,7 +346,7 @@ TEST_F(cli, gpe_delivery_errors_and_timeout)
 	/* A GPE not enabled: refused; forced, ACPICA ignores it: timeout. */
 	for (g = 0; g < 64 && off < 0; g++) {
 		snprintf(path, sizeof(path), "/sys/firmware/acpi/interrupts/gpe%02X", g);
-		if (sysfs_read(path, state, sizeof(state)) > 0 && !strstr(state, " enabled"))
+		if (iohook_sysfs_read(path, state, sizeof(state)) > 0 && !strstr(state, " enabled"))
 			off = g;
 	}
 	ASSERT_GE(off, 0);
@@ -433,9 +433,9 @@ static bool recovery_over(int fd)
 		buf[len] = 0;
 		if (strncmp(buf, "change@", 7) || !strstr(buf, "/" NIC))
 			continue;
-		if (uevent_has(buf, len, "ERROR_EVENT=BEGIN_RECOVERY"))
+		if (iohook_uevent_has(buf, len, "ERROR_EVENT=BEGIN_RECOVERY"))
 			began = true;
-		if (began && uevent_has(buf, len, "ERROR_EVENT=SUCCESSFUL_RECOVERY"))
+		if (began && iohook_uevent_has(buf, len, "ERROR_EVENT=SUCCESSFUL_RECOVERY"))
 			ended = true;
 	}
 	return ended;
@@ -453,7 +453,7 @@ TEST_F(cli, aer_waits_for_the_recovery)
 	long long bad = aer_counter(NIC, "aer_dev_correctable", "BadTLP");
 	char *o = self->out;
 	size_t n = sizeof(self->out);
-	int fd = uevent_open();
+	int fd = iohook_uevent_open(0);
 
 	ASSERT_LE(0, fd);
 	put_file("/tmp/aer-nf", "AER ID 01:00.0 UNCOR COMP_TIME\n");
@@ -662,7 +662,7 @@ static void aer_log(const char *mark, char *out, size_t len)
 
 static void log_mark(const char *s)
 {
-	sysfs_write("/dev/kmsg", s);
+	iohook_sysfs_write("/dev/kmsg", s);
 }
 
 /*
@@ -677,7 +677,7 @@ static void log_mark(const char *s)
 static int inject_kernel(const struct aer_case *c)
 {
 	static const char *const recovered[] = { "ERROR_EVENT=SUCCESSFUL_RECOVERY", NULL };
-	int i, fd, ev = uevent_open();
+	int i, fd, ev = iohook_uevent_open(0);
 
 	if (ev < 0)
 		return -1;

@@ -27,13 +27,12 @@ FIXTURE_TEARDOWN(pci)
 /* PCI Express capability: Device/Port Type, and Slot Implemented. */
 static int pcie_port_type(struct pci_dev *d, int *slot)
 {
-	struct pci_cap *cap;
+	int cap = iohook_pci_cap(d, PCI_CAP_ID_EXP, PCI_CAP_NORMAL);
 	unsigned int flags;
 
-	cap = pci_find_cap(d, PCI_CAP_ID_EXP, PCI_CAP_NORMAL);
 	if (!cap)
 		return -1;
-	flags = pci_read_word(d, cap->addr + PCI_EXP_FLAGS);
+	flags = pci_read_word(d, cap + PCI_EXP_FLAGS);
 	*slot = !!(flags & PCI_EXP_FLAGS_SLOT);
 	return (flags & PCI_EXP_FLAGS_TYPE) >> 4;
 }

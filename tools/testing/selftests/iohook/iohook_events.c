@@ -54,7 +54,7 @@ TEST_F(ev, pciehp_presence_on_empty_slot)
 	int exp = cap_of(RP2, PCI_CAP_ID_EXP, PCI_CAP_NORMAL);
 	int sltsta = exp + PCI_EXP_SLTSTA;
 	char entry[64], name[32], path[256];
-	int fd = uevent_open();
+	int fd = iohook_uevent_open(0);
 
 	ASSERT_GT(exp, 0);
 	ASSERT_GE(fd, 0);
@@ -62,10 +62,10 @@ TEST_F(ev, pciehp_presence_on_empty_slot)
 	/* Presence Detect State (ro while we say so) + Changed (RW1C). */
 	snprintf(entry, sizeof(entry), "%x 1 %x %x wc", sltsta,
 		 SLTSTA_PDS | SLTSTA_PDC, SLTSTA_PDS | SLTSTA_PDC);
-	ASSERT_EQ(0, sysfs_write(OVR(RP2) "/add", entry));
+	ASSERT_EQ(0, iohook_sysfs_write(OVR(RP2) "/add", entry));
 	snprintf(name, sizeof(name), "/" RP2 "+%x", sltsta);
 	EXPECT_TRUE(uevent_wait(fd, "add", name, add_vars, 2000));
-	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" RP2 "/fire_irq", "0"));
+	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" RP2 "/fire_irq", "0"));
 	EXPECT_TRUE(uevent_wait(fd, "change", "/" RP2, fire_vars, 2000));
 	close(fd);
 
@@ -76,11 +76,11 @@ TEST_F(ev, pciehp_presence_on_empty_slot)
 
 	/* Take the card away again: PDC with PDS clear, then restore. */
 	ASSERT_EQ(0, sysfs_writef(path, "%x", SLTSTA_PDC));
-	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" RP2 "/fire_irq", "0"));
+	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" RP2 "/fire_irq", "0"));
 	EXPECT_TRUE(WAIT_FOR(sysfs_read_num("%s", path) == 0, 3000));
 	EXPECT_EQ(0, sysfs_read_num("/sys/bus/pci/slots/2/adapter"));
 	msleep(1500);	/* let pciehp finish with the slot */
-	ASSERT_EQ(0, sysfs_write(OVR(RP2) "/remove", "all"));
+	ASSERT_EQ(0, iohook_sysfs_write(OVR(RP2) "/remove", "all"));
 	EXPECT_EQ(0, sysfs_read_num("/sys/bus/pci/slots/2/adapter"));
 }
 
@@ -121,11 +121,11 @@ TEST_F(ev, pciehp_attention_button)
 	ASSERT_EQ(1, sysfs_read_num("/sys/bus/pci/slots/1/power"));
 	ASSERT_TRUE(in_lspci("01:00.0"));
 	ASSERT_LT(0, sltctl_power_entry(exp, entry, sizeof(entry)));
-	ASSERT_EQ(0, sysfs_write(OVR(RP1) "/add", entry));
+	ASSERT_EQ(0, iohook_sysfs_write(OVR(RP1) "/add", entry));
 	snprintf(entry, sizeof(entry), "%x 1 %x %x wc", exp + PCI_EXP_SLTSTA,
 		 SLTSTA_ABP, SLTSTA_ABP);
-	ASSERT_EQ(0, sysfs_write(OVR(RP1) "/add", entry));
-	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
+	ASSERT_EQ(0, iohook_sysfs_write(OVR(RP1) "/add", entry));
+	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
 	/* pciehp waits 5 s for a second press that would cancel. */
 	EXPECT_TRUE(WAIT_FOR(!in_lspci("01:00.0"), 12000));
 	EXPECT_TRUE(WAIT_FOR(sysfs_read_num("/sys/bus/pci/slots/1/power") == 0, 5000));
@@ -135,11 +135,11 @@ TEST_F(ev, pciehp_attention_button)
 	EXPECT_TRUE(WAIT_FOR(sltctl_emulated(exp) == SLTCTL_HI_OFF, 5000));
 
 	/* Back on through the slot: the e1000e is bound again. */
-	EXPECT_TRUE(WAIT_FOR(sysfs_write("/sys/bus/pci/slots/1/power", "1") == 0, 5000));
+	EXPECT_TRUE(WAIT_FOR(iohook_sysfs_write("/sys/bus/pci/slots/1/power", "1") == 0, 5000));
 	EXPECT_TRUE(WAIT_FOR(nic_bound(), 15000));
 	EXPECT_EQ(1, sysfs_read_num("/sys/bus/pci/slots/1/power"));
 	EXPECT_TRUE(in_lspci("01:00.0"));
-	ASSERT_EQ(0, sysfs_write(OVR(RP1) "/remove", "all"));
+	ASSERT_EQ(0, iohook_sysfs_write(OVR(RP1) "/remove", "all"));
 }
 
 /* 1c: surprise removal: link down, presence gone, config reads all-ones. */
@@ -150,15 +150,15 @@ TEST_F(ev, pciehp_surprise_removal)
 
 	ASSERT_GT(exp, 0);
 	ASSERT_LT(0, sltctl_power_entry(exp, power, sizeof(power)));
-	ASSERT_EQ(0, sysfs_write(OVR(RP1) "/add", power));
+	ASSERT_EQ(0, iohook_sysfs_write(OVR(RP1) "/add", power));
 	snprintf(entries, sizeof(entries),
 		 "%x 2 %x %x wc; %x 2 0 %x ro",
 		 exp + PCI_EXP_SLTSTA, SLTSTA_DLLSC | SLTSTA_PDC,
 		 SLTSTA_DLLSC | SLTSTA_PDC | SLTSTA_PDS,
 		 exp + PCI_EXP_LNKSTA, LNKSTA_DLLLA);
-	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/add", "0 1000 ff ff ro"));
-	ASSERT_EQ(0, sysfs_write(OVR(RP1) "/add", entries));
-	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
+	ASSERT_EQ(0, iohook_sysfs_write(OVR(NIC) "/add", "0 1000 ff ff ro"));
+	ASSERT_EQ(0, iohook_sysfs_write(OVR(RP1) "/add", entries));
+	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
 	/* The driver unbinds and the device goes, without a hang. */
 	EXPECT_TRUE(WAIT_FOR(!path_exists(PCI_DEVS "/" NIC), 15000));
 	EXPECT_FALSE(in_lspci("01:00.0"));
@@ -173,11 +173,11 @@ TEST_F(ev, pciehp_surprise_removal)
 	 * powers the emulated slot on and enumerates the e1000e.
 	 */
 	snprintf(entries, sizeof(entries), "%x", exp + PCI_EXP_LNKSTA);
-	EXPECT_EQ(0, sysfs_write(OVR(RP1) "/remove", entries));
-	EXPECT_EQ(0, sysfs_write(IOHOOK_SYS "/pciconf/remove", NIC "+0"));
+	EXPECT_EQ(0, iohook_sysfs_write(OVR(RP1) "/remove", entries));
+	EXPECT_EQ(0, iohook_sysfs_write(IOHOOK_SYS "/pciconf/remove", NIC "+0"));
 	snprintf(entries, sizeof(entries), OVR(RP1) "/%x/value", exp + PCI_EXP_SLTSTA);
 	EXPECT_EQ(0, sysfs_writef(entries, "%x", SLTSTA_PDS | SLTSTA_PDC | SLTSTA_DLLSC));
-	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
+	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
 	EXPECT_TRUE(WAIT_FOR(nic_bound(), 15000));
 	EXPECT_EQ(1, sysfs_read_num("/sys/bus/pci/slots/1/power"));
 	EXPECT_EQ(1, sysfs_read_num("/sys/bus/pci/slots/1/adapter"));
@@ -204,10 +204,10 @@ static void aer_stage(struct __test_metadata *_metadata, unsigned int root_sta,
 	snprintf(entries, sizeof(entries), "%x 4 %x 7f %s %s; %x 4 %x ffffffff ro",
 		 rp_aer + PCI_ERR_ROOT_STATUS, root_sta, attr, policy,
 		 rp_aer + PCI_ERR_ROOT_COR_SRC, src);
-	ASSERT_EQ(0, sysfs_write(OVR(RP1) "/add", entries));
+	ASSERT_EQ(0, iohook_sysfs_write(OVR(RP1) "/add", entries));
 	snprintf(entries, sizeof(entries), "%x 4 %x %x %s", nic_aer + dev_reg,
 		 bit, bit, attr);
-	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/add", entries));
+	ASSERT_EQ(0, iohook_sysfs_write(OVR(NIC) "/add", entries));
 }
 
 /* 2a: a correctable error (Bad TLP) from the e1000e. */
@@ -221,7 +221,7 @@ TEST_F(ev, aer_correctable)
 	ASSERT_GE(rp, 0);
 	aer_stage(_metadata, PCI_ERR_ROOT_COR_RCV, 0x0100, PCI_ERR_COR_STATUS,
 		  PCI_ERR_COR_BAD_TLP, "wc", "");
-	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
+	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
 	EXPECT_TRUE(WAIT_FOR(aer_counter(NIC, "aer_dev_correctable",
 					 "TOTAL_ERR_COR") == tot + 1, 5000));
 	msleep(300);
@@ -241,7 +241,7 @@ TEST_F(ev, aer_nonfatal_recovery)
 	ASSERT_EQ(1, link_carrier(self->ifname));
 	aer_stage(_metadata, PCI_ERR_ROOT_UNCOR_RCV | PCI_ERR_ROOT_NONFATAL_RCV,
 		  0x0100 << 16, PCI_ERR_UNCOR_STATUS, PCI_ERR_UNC_COMP_TIME, "wc", "");
-	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
+	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
 	EXPECT_TRUE(WAIT_FOR(aer_counter(NIC, "aer_dev_nonfatal",
 					 "TOTAL_ERR_NONFATAL") == tot + 1, 5000));
 	EXPECT_EQ(ct + 1, aer_counter(NIC, "aer_dev_nonfatal", "CmpltTO"));
@@ -270,7 +270,7 @@ static long long gpe0_status_port(void)
 TEST_F(ev, acpi_gpe_through_sci)
 {
 	long long port = gpe0_status_port();
-	int irq = sci_irq();
+	int irq = iohook_sci_irq();
 	long long before;
 	char entry[64], path[128];
 
@@ -280,7 +280,7 @@ TEST_F(ev, acpi_gpe_through_sci)
 	ASSERT_GE(before, 0);
 	/* GPE 2: bit 2 of the first status byte. */
 	snprintf(entry, sizeof(entry), "%llx 1 4 4 wc", port);
-	ASSERT_EQ(0, sysfs_write(IOHOOK_SYS "/io/add", entry));
+	ASSERT_EQ(0, iohook_sysfs_write(IOHOOK_SYS "/io/add", entry));
 	ASSERT_EQ(0, sysfs_writef(IOHOOK_SYS "/fire_irq", "%d", irq));
 	EXPECT_TRUE(WAIT_FOR(sysfs_read_num("/sys/firmware/acpi/interrupts/gpe02") ==
 			     before + 1, 5000));
@@ -294,21 +294,9 @@ TEST_F(ev, acpi_gpe_through_sci)
 /* The IRQ of the e1000e's "other" (link) MSI-X vector, and its index. */
 static int nic_other_vector(const char *ifname, int *irq)
 {
-	char line[512], want[32];
 	int idx;
-	FILE *f;
 
-	snprintf(want, sizeof(want), " %s\n", ifname);
-	*irq = -1;
-	f = fopen("/proc/interrupts", "r");
-	while (f && fgets(line, sizeof(line), f)) {
-		size_t n = strlen(line), w = strlen(want);
-
-		if (n > w && !strcmp(line + n - w, want))
-			*irq = atoi(line);
-	}
-	if (f)
-		fclose(f);
+	*irq = iohook_irq_by_action(ifname);
 	for (idx = 0; idx < 8; idx++)
 		if (msi_irq(NIC, idx) == *irq)
 			return idx;
@@ -369,7 +357,7 @@ TEST_F(ev, e1000e_link_loss)
 
 	snprintf(entry, sizeof(entry), "bar0+20 4 0 4 ro sel=bar0+20:4&3ff0000=%x",
 		 phy << 21 | MII_BMSR << 16);
-	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/add", entry));
+	ASSERT_EQ(0, iohook_sysfs_write(OVR(NIC) "/add", entry));
 	ASSERT_EQ(0, mii_read_all(self->ifname, &phy, during));
 	for (i = 0; i < ARRAY_SIZE(mii_regs); i++)
 		EXPECT_EQ(mii_regs[i] == MII_BMSR ? before[i] & ~BMSR_LSTATUS :
@@ -378,7 +366,7 @@ TEST_F(ev, e1000e_link_loss)
 	/* The driver has not noticed yet: nothing told it to look. */
 	EXPECT_EQ(1, link_carrier(self->ifname));
 
-	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/add", "bar0+c0 4 4 4 rc"));
+	ASSERT_EQ(0, iohook_sysfs_write(OVR(NIC) "/add", "bar0+c0 4 4 4 rc"));
 	ASSERT_EQ(0, sysfs_writef(PCI_DEVS "/" NIC "/fire_irq", "%d", idx));
 	EXPECT_TRUE(WAIT_FOR(link_carrier(self->ifname) == 0, 10000));
 	EXPECT_EQ(0, sysfs_read_num(OVR(NIC) "/bar0+c0/value"));	/* read, cleared */
@@ -387,8 +375,8 @@ TEST_F(ev, e1000e_link_loss)
 	EXPECT_GT(sysfs_read_num(entry), 0);
 
 	snprintf(entry, sizeof(entry), "bar0+20@%x", phy << 21 | MII_BMSR << 16);
-	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/remove", entry));
-	ASSERT_EQ(0, sysfs_write(OVR(NIC) "/bar0+c0/value", "4"));
+	ASSERT_EQ(0, iohook_sysfs_write(OVR(NIC) "/remove", entry));
+	ASSERT_EQ(0, iohook_sysfs_write(OVR(NIC) "/bar0+c0/value", "4"));
 	ASSERT_EQ(0, sysfs_writef(PCI_DEVS "/" NIC "/fire_irq", "%d", idx));
 	EXPECT_TRUE(WAIT_FOR(link_carrier(self->ifname) == 1, 10000));
 	ASSERT_EQ(0, mii_read_all(self->ifname, &phy, during));
@@ -415,7 +403,7 @@ static long long aer_fire_twice(struct __test_metadata *_metadata)
 	int i;
 
 	for (i = 1; i <= 2; i++) {
-		EXPECT_EQ(0, sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
+		EXPECT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
 		WAIT_FOR(aer_counter(NIC, "aer_dev_correctable",
 				     "TOTAL_ERR_COR") >= tot + i, 3000);
 	}
@@ -499,7 +487,7 @@ static bool iomem_has(const char *range)
 
 static void read_line(const char *path, char *buf, size_t len)
 {
-	if (sysfs_read(path, buf, len) < 0)
+	if (iohook_sysfs_read(path, buf, len) < 0)
 		snprintf(buf, len, "?");
 }
 
@@ -539,7 +527,7 @@ FIXTURE_SETUP(acpi)
 {
 	find_cli();
 	clear_all();
-	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 	machine_counts(&self->start);
 	ASSERT_LT(0, self->start.mem_blocks);
 }
@@ -611,7 +599,7 @@ TEST_F_TIMEOUT(acpi, cpu_bring_up_fails_safely, 120)
 	if (!cpu2_possible())
 		SKIP(return, "no possible CPU to hot-add on this kernel under TCG");
 	ASSERT_EQ(0, cli(self->out, sizeof(self->out), "cpu 2 add")) TH_LOG("%s", self->out);
-	EXPECT_NE(0, sysfs_write(CPU_SYS "/cpu2/online", "1"));
+	EXPECT_NE(0, iohook_sysfs_write(CPU_SYS "/cpu2/online", "1"));
 	EXPECT_EQ(0, sysfs_read_num(CPU_SYS "/cpu2/online"));
 	read_line(CPU_SYS "/online", buf, sizeof(buf));
 	EXPECT_STREQ(self->start.online, buf);

@@ -124,7 +124,7 @@ TEST_F_TIMEOUT(fz, add_all_or_nothing_under_failslab, 3600)
 		}
 		snapshot(&before);
 		sysfs_writef("/sys/kernel/debug/failslab/space", "%u", rnd(n * 2000 + 2000));
-		sysfs_write("/sys/kernel/debug/failslab/times", "1");
+		iohook_sysfs_write("/sys/kernel/debug/failslab/times", "1");
 		fault_this_task(true);
 		err = sysfs_write_bytes(add, buf, len);
 		fault_this_task(false);
@@ -243,9 +243,9 @@ TEST_F_TIMEOUT(fz, add_all_or_nothing_every_site, 14400)
 	if (!fault_setup("failslab") || !fault_setup("fail_page_alloc"))
 		SKIP(return, "no failslab or fail_page_alloc in this kernel");
 	/* fail-nth counts only the points these filters let through. */
-	sysfs_write("/sys/kernel/debug/failslab/cache-filter", "N");
-	sysfs_write("/sys/kernel/debug/fail_page_alloc/min-order", "0");
-	sysfs_write("/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem", "N");
+	iohook_sysfs_write("/sys/kernel/debug/failslab/cache-filter", "N");
+	iohook_sysfs_write("/sys/kernel/debug/fail_page_alloc/min-order", "0");
+	iohook_sysfs_write("/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem", "N");
 	for (s = 0; s < 2 * ARRAY_SIZE(sizes) && failures < 10; s++) {
 		bool dev = s >= ARRAY_SIZE(sizes);
 		unsigned int n = sizes[s % ARRAY_SIZE(sizes)];
@@ -329,7 +329,7 @@ TEST_F_TIMEOUT(fz, add_all_or_nothing_every_site, 14400)
 		}
 	}
 	close(fail_nth);
-	sysfs_write("/sys/kernel/debug/failslab/cache-filter", "N");
+	iohook_sysfs_write("/sys/kernel/debug/failslab/cache-filter", "N");
 	fault_teardown("failslab");
 	fault_teardown("fail_page_alloc");
 	TH_LOG("%ld injected adds: %ld failed with ENOMEM, %ld succeeded whole",

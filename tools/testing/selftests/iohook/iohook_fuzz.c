@@ -156,7 +156,7 @@ static unsigned long long read_u64(const char *dir, const char *loc,
 	char path[256], buf[64];
 
 	snprintf(path, sizeof(path), "%s/%s/%s", dir, loc, file);
-	if (sysfs_read(path, buf, sizeof(buf)) <= 0)
+	if (iohook_sysfs_read(path, buf, sizeof(buf)) <= 0)
 		return ~0ULL;
 	return strtoull(buf, NULL, 0);
 }
@@ -178,7 +178,7 @@ static bool listed_exactly(const char *dir, const char *entry)
 		snprintf(loc + strlen(loc), sizeof(loc) - strlen(loc), "@%llx",
 			 strtoull(strrchr(sel, '=') + 1, NULL, 16));
 	snprintf(path, sizeof(path), "%s/%s/attr", dir, loc);
-	if (sysfs_read(path, got, sizeof(got)) <= 0 || strcmp(got, attr))
+	if (iohook_sysfs_read(path, got, sizeof(got)) <= 0 || strcmp(got, attr))
 		return false;
 	/* rw values follow writes and rc values clear on the reads made since. */
 	return read_u64(dir, loc, "length") == l &&
@@ -303,8 +303,8 @@ TEST_F_TIMEOUT(fz, abi, 14400)
 
 	/* Everything removed: an empty store, clean filters, keys off. */
 	remove_everything();
-	sysfs_write(ARMED, "1");
-	ASSERT_GT(sysfs_read(STATE, state, sizeof(state)), 0);
+	iohook_sysfs_write(ARMED, "1");
+	ASSERT_GT(iohook_sysfs_read(STATE, state, sizeof(state)), 0);
 	EXPECT_NE(NULL, strstr(state, "keys pciconf=0 mem=0 io=0")) TH_LOG("%s", state);
 	EXPECT_NE(NULL, strstr(state, "overrides pciconf=0 mem=0 io=0"));
 	EXPECT_NE(NULL, strstr(state, "selectors pciconf=0 mem=0 io=0"));

@@ -133,7 +133,7 @@ static inline void remove_everything(void)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(targets); i++)
-		sysfs_write(targets[i].remove, "all");
+		iohook_sysfs_write(targets[i].remove, "all");
 }
 
 FIXTURE(fz) {
@@ -147,7 +147,7 @@ FIXTURE_SETUP(fz)
 	if (!path_exists(STATE))
 		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
 	remove_everything();
-	sysfs_write(ARMED, "1");
+	iohook_sysfs_write(ARMED, "1");
 	rng = s ? strtoull(s, NULL, 0) : (unsigned long long)time(NULL);
 	rng |= 1;
 	TH_LOG("seed %llu", rng);
@@ -156,7 +156,7 @@ FIXTURE_SETUP(fz)
 FIXTURE_TEARDOWN(fz)
 {
 	remove_everything();
-	sysfs_write(ARMED, "0");
+	iohook_sysfs_write(ARMED, "0");
 }
 
 #endif /* IOHOOK_FUZZ_H */

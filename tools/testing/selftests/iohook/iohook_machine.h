@@ -28,12 +28,12 @@
 
 static inline void clear_all(void)
 {
-	sysfs_write(OVR(RP1) "/remove", "all");
-	sysfs_write(OVR(RP2) "/remove", "all");
-	sysfs_write(OVR(NIC) "/remove", "all");
-	sysfs_write(IOHOOK_SYS "/io/remove", "all");
-	sysfs_write(IOHOOK_SYS "/mem/remove", "all");
-	sysfs_write(IOHOOK_SYS "/pciconf/remove", "all");
+	iohook_sysfs_write(OVR(RP1) "/remove", "all");
+	iohook_sysfs_write(OVR(RP2) "/remove", "all");
+	iohook_sysfs_write(OVR(NIC) "/remove", "all");
+	iohook_sysfs_write(IOHOOK_SYS "/io/remove", "all");
+	iohook_sysfs_write(IOHOOK_SYS "/mem/remove", "all");
+	iohook_sysfs_write(IOHOOK_SYS "/pciconf/remove", "all");
 }
 
 static inline int cap_of(const char *bdf, int id, int type)
@@ -47,7 +47,7 @@ static inline int cap_of(const char *bdf, int id, int type)
 	if (sscanf(bdf, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) == 4)
 		d = pci_find(pacc, bus, dev, fn);
 	if (d)
-		off = pci_cap_offset(d, id, type);
+		off = iohook_pci_cap(d, id, type);
 	pci_cleanup(pacc);
 	return off;
 }
@@ -78,10 +78,10 @@ static inline int nic_restore(void)
 	char ifname[IFNAMSIZ], cmd[128];
 
 	if (!path_exists(PCI_DEVS "/" NIC)) {
-		WAIT_FOR(sysfs_write("/sys/bus/pci/slots/1/power", "1") == 0 ||
+		WAIT_FOR(iohook_sysfs_write("/sys/bus/pci/slots/1/power", "1") == 0 ||
 			 path_exists(PCI_DEVS "/" NIC), 5000);
 		if (!WAIT_FOR(path_exists(PCI_DEVS "/" NIC), 10000))
-			sysfs_write("/sys/bus/pci/rescan", "1");
+			iohook_sysfs_write("/sys/bus/pci/rescan", "1");
 	}
 	if (!WAIT_FOR(nic_bound(), 15000))
 		return -1;
@@ -102,7 +102,7 @@ static inline int machine_reset(char *ifname, size_t len)
 {
 	find_cli();
 	clear_all();
-	if (sysfs_write(ARMED, "1") || nic_restore())
+	if (iohook_sysfs_write(ARMED, "1") || nic_restore())
 		return -1;
 	return pci_ifname(NIC, ifname, len) ? -1 : 0;
 }

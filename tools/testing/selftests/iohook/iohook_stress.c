@@ -111,7 +111,7 @@ static void error(struct worker *w, const char *fmt, ...)
 /* A write that must succeed. */
 static void must(struct worker *w, const char *path, const char *text)
 {
-	int err = sysfs_write(path, text);
+	int err = iohook_sysfs_write(path, text);
 
 	w->ops++;
 	if (err)
@@ -121,7 +121,7 @@ static void must(struct worker *w, const char *path, const char *text)
 /* A write that the e1000e's absence or another thread may refuse. */
 static void may(struct worker *w, const char *path, const char *text)
 {
-	int err = sysfs_write(path, text);
+	int err = iohook_sysfs_write(path, text);
 
 	w->ops++;
 	if (!err)
@@ -173,11 +173,11 @@ static int add_long_lived(void)
 	snprintf(nic_hits, sizeof(nic_hits), IOHOOK_SYS "/mem/%llx/hits",
 		 nic_bar0 + NIC_RDTR);
 	snprintf(entry, sizeof(entry), "bar0+%x 4 %x ffff ro", NIC_RDTR, RDTR_VALUE);
-	return sysfs_write(OVR(RP2) "/add", "e0 4 0 ffffffff rw") ?:
-	       sysfs_write(IOHOOK_SYS "/io/add", "88 1 0 ff rw") ?:
+	return iohook_sysfs_write(OVR(RP2) "/add", "e0 4 0 ffffffff rw") ?:
+	       iohook_sysfs_write(IOHOOK_SYS "/io/add", "88 1 0 ff rw") ?:
 	       sysfs_writef(IOHOOK_SYS "/mem/add", "%llx 4 0 ffffffff rw",
 			    MEM_SAFE + 0x1000) ?:
-	       sysfs_write(OVR(NIC) "/add", entry);
+	       iohook_sysfs_write(OVR(NIC) "/add", entry);
 }
 
 /* ---- the threads ---- */
@@ -273,7 +273,7 @@ static void do_fire(struct worker *w)
 			must(w, PCI_DEVS "/" SMBUS "/fire_irq", "0");
 		break;
 	default:
-		snprintf(v, sizeof(v), "%d", sci_irq());
+		snprintf(v, sizeof(v), "%d", iohook_sci_irq());
 		must(w, IOHOOK_SYS "/fire_irq", v);
 		break;
 	}
@@ -369,7 +369,7 @@ static void do_rescan(struct worker *w)
 		fds[i] = open(held[i], i == 1 ? O_RDWR : (i == 0 ? O_WRONLY : O_RDONLY));
 	w->ops++;
 	__atomic_add_fetch(&nic_gen, 1, __ATOMIC_SEQ_CST);	/* away */
-	err = sysfs_write(PCI_DEVS "/" NIC "/remove", "1");
+	err = iohook_sysfs_write(PCI_DEVS "/" NIC "/remove", "1");
 	if (err)
 		error(w, "remove: %s", strerror(-err));
 	/* The files outlive the device: every use is refused, nothing more. */
@@ -383,7 +383,7 @@ static void do_rescan(struct worker *w)
 		close(fds[i]);
 	}
 	msleep(wrnd(w, 200));
-	err = sysfs_write("/sys/bus/pci/rescan", "1");
+	err = iohook_sysfs_write("/sys/bus/pci/rescan", "1");
 	if (err)
 		error(w, "rescan: %s", strerror(-err));
 	if (nic_restore())
@@ -467,7 +467,7 @@ FIXTURE_SETUP(st)
 FIXTURE_TEARDOWN(st)
 {
 	clear_all();
-	sysfs_write(ARMED, "1");
+	iohook_sysfs_write(ARMED, "1");
 }
 
 TEST_F_TIMEOUT(st, everything_at_once, 3600)
@@ -507,7 +507,7 @@ TEST_F_TIMEOUT(st, everything_at_once, 3600)
 	TH_LOG("%ld operations in all", total);
 
 	/* Back to rest: armed, the e1000e up. */
-	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 	ASSERT_EQ(0, nic_restore());
 	ASSERT_EQ(0, pci_ifname(NIC, self->ifname, sizeof(self->ifname)));
 	EXPECT_EQ(1, link_carrier(self->ifname));

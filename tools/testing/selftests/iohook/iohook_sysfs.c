@@ -28,10 +28,10 @@
 
 static void reset_state(void)
 {
-	sysfs_write(PCI_DEVS "/" RP1 "/overrides/remove", "all");
-	sysfs_write(RP2_OVR "/remove", "all");
-	sysfs_write(PCI_DEVS "/" NIC "/overrides/remove", "all");
-	sysfs_write(ARMED, "0");
+	iohook_sysfs_write(PCI_DEVS "/" RP1 "/overrides/remove", "all");
+	iohook_sysfs_write(RP2_OVR "/remove", "all");
+	iohook_sysfs_write(PCI_DEVS "/" NIC "/overrides/remove", "all");
+	iohook_sysfs_write(ARMED, "0");
 }
 
 FIXTURE(ovr)
@@ -61,10 +61,10 @@ static long long ovr_value(const char *name)
 
 TEST_F(ovr, ro_width1)
 {
-	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add", "f0 1 a5 ff ro"));
+	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/add", "f0 1 a5 ff ro"));
 	/* Staged until armed: the hardware's 0. */
 	EXPECT_EQ(0x00, pci_read_byte(self->rp2, 0xf0));
-	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 	EXPECT_EQ(0xa5, pci_read_byte(self->rp2, 0xf0));
 	pci_write_byte(self->rp2, 0xf0, 0x5a);
 	EXPECT_EQ(0xa5, pci_read_byte(self->rp2, 0xf0));
@@ -74,8 +74,8 @@ TEST_F(ovr, ro_width1)
 
 TEST_F(ovr, rw_width2)
 {
-	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add", "f2 2 1234 ffff rw"));
-	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/add", "f2 2 1234 ffff rw"));
+	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 	EXPECT_EQ(0x1234, pci_read_word(self->rp2, 0xf2));
 	pci_write_word(self->rp2, 0xf2, 0xbeef);
 	EXPECT_EQ(0xbeef, pci_read_word(self->rp2, 0xf2));
@@ -86,12 +86,12 @@ TEST_F(ovr, rw_width2)
 TEST_F(ovr, rc_width4)
 {
 	/* Two bits overridden, the rest of the dword from hardware (0). */
-	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add", "f4 4 80000001 80000001 rc"));
-	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/add", "f4 4 80000001 80000001 rc"));
+	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 	EXPECT_EQ(0x80000001, pci_read_long(self->rp2, 0xf4));
 	EXPECT_EQ(0, pci_read_long(self->rp2, 0xf4));
 	EXPECT_EQ(0, ovr_value("f4"));
-	ASSERT_EQ(0, sysfs_write(RP2_OVR "/f4/value", "80000000"));
+	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/f4/value", "80000000"));
 	/* A byte read clears only the bits it returned. */
 	EXPECT_EQ(0, pci_read_byte(self->rp2, 0xf4));
 	EXPECT_EQ(0x80, pci_read_byte(self->rp2, 0xf7));
@@ -100,8 +100,8 @@ TEST_F(ovr, rc_width4)
 
 TEST_F(ovr, wc_width1_and_width2)
 {
-	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add", "f8 2 0148 ffff wc"));
-	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/add", "f8 2 0148 ffff wc"));
+	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 	EXPECT_EQ(0x0148, pci_read_word(self->rp2, 0xf8));
 	pci_write_byte(self->rp2, 0xf8, 0x08);		/* clear bit 3 */
 	EXPECT_EQ(0x0140, pci_read_word(self->rp2, 0xf8));
@@ -116,9 +116,9 @@ TEST_F(ovr, several_entries_one_write)
 {
 	char list[1024];
 
-	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add",
+	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/add",
 				 "f0 1 11 ff rw; f2 2 3344 ffff ro\nfc 1 1 1 ro\n"));
-	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 	EXPECT_EQ(0x33440011, pci_read_long(self->rp2, 0xf0));
 	dir_listing(RP2_OVR, list, sizeof(list));
 	EXPECT_STREQ(". .. add f0 f2 fc remove ", list);
@@ -129,8 +129,8 @@ TEST_F(ovr, lspci_and_setpci_agree)
 {
 	char out[256];
 
-	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add", "fc 4 deadbeef ffffffff rw"));
-	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/add", "fc 4 deadbeef ffffffff rw"));
+	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 	ASSERT_EQ(0, run_cmd(out, sizeof(out), "setpci -s 00:1d.0 fc.l"));
 	EXPECT_STREQ("deadbeef", out);
 	ASSERT_EQ(0, run_cmd(out, sizeof(out),
@@ -192,13 +192,13 @@ TEST_F(ovr, errors_leave_state_unchanged)
 	char path[256];
 	unsigned int i;
 
-	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add", "e2 2 0 ffff ro"));
+	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/add", "e2 2 0 ffff ro"));
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		snprintf(path, sizeof(path), PCI_DEVS "/%s/overrides", cases[i].dev);
 		dir_listing(path, before, sizeof(before));
 		dir_listing(IOHOOK_SYS "/pciconf", gbefore, sizeof(gbefore));
 		strcat(path, "/add");
-		EXPECT_EQ(cases[i].err, sysfs_write(path, cases[i].entry))
+		EXPECT_EQ(cases[i].err, iohook_sysfs_write(path, cases[i].entry))
 			TH_LOG("entry '%s'", cases[i].entry);
 		*strrchr(path, '/') = 0;
 		dir_listing(path, after, sizeof(after));
@@ -208,7 +208,7 @@ TEST_F(ovr, errors_leave_state_unchanged)
 	}
 	dir_listing(IOHOOK_SYS "/pciconf", gbefore, sizeof(gbefore));
 	for (i = 0; i < ARRAY_SIZE(global); i++)
-		EXPECT_EQ(global[i].err, sysfs_write(IOHOOK_SYS "/pciconf/add",
+		EXPECT_EQ(global[i].err, iohook_sysfs_write(IOHOOK_SYS "/pciconf/add",
 						     global[i].entry))
 			TH_LOG("global entry %u", i);
 	/* Text after a NUL byte is not silently ignored. */
@@ -216,22 +216,22 @@ TEST_F(ovr, errors_leave_state_unchanged)
 	EXPECT_EQ(-EINVAL, sysfs_write_bytes(RP2_OVR "/remove", "e2\0zz", 5));
 	EXPECT_EQ(-EINVAL, sysfs_write_bytes(RP2_OVR "/e2/value", "1\0zz", 4));
 	EXPECT_EQ(-EINVAL, sysfs_write_bytes(ARMED, "1\0", 2));
-	EXPECT_EQ(-EINVAL, sysfs_write(ARMED, "1x"));
-	EXPECT_EQ(-EINVAL, sysfs_write(ARMED, "2"));
-	EXPECT_EQ(-EINVAL, sysfs_write(RP2_OVR "/e2/value", "+1"));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(ARMED, "1x"));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(ARMED, "2"));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(RP2_OVR "/e2/value", "+1"));
 	dir_listing(IOHOOK_SYS "/pciconf", gafter, sizeof(gafter));
 	EXPECT_STREQ(gbefore, gafter);
 	EXPECT_EQ(0, sysfs_read_num(ARMED));
 	EXPECT_EQ(0, ovr_value("e2"));
-	EXPECT_EQ(-ENOENT, sysfs_write(RP2_OVR "/remove", "e3"));
-	EXPECT_EQ(-ENOENT, sysfs_write(RP2_OVR "/remove", "f0"));
-	EXPECT_EQ(-EINVAL, sysfs_write(RP2_OVR "/remove", "e2 e3"));
-	EXPECT_EQ(-EINVAL, sysfs_write(RP2_OVR "/e2/value", "10000"));
-	EXPECT_EQ(-EINVAL, sysfs_write(RP2_OVR "/e2/value", "xyz"));
+	EXPECT_EQ(-ENOENT, iohook_sysfs_write(RP2_OVR "/remove", "e3"));
+	EXPECT_EQ(-ENOENT, iohook_sysfs_write(RP2_OVR "/remove", "f0"));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(RP2_OVR "/remove", "e2 e3"));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(RP2_OVR "/e2/value", "10000"));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(RP2_OVR "/e2/value", "xyz"));
 	EXPECT_EQ(0, ovr_value("e2"));
-	EXPECT_EQ(-EINVAL, sysfs_write(ARMED, "maybe"));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(ARMED, "maybe"));
 	EXPECT_EQ(0, sysfs_read_num(ARMED));
-	EXPECT_EQ(0, sysfs_write(RP2_OVR "/remove", "e2"));
+	EXPECT_EQ(0, iohook_sysfs_write(RP2_OVR "/remove", "e2"));
 	EXPECT_FALSE(path_exists(RP2_OVR "/e2"));
 }
 
@@ -262,9 +262,9 @@ TEST_F(ovr, writes_need_cap_sys_admin)
 	if (!pid) {
 		if (drop_cap_sys_admin())
 			_exit(2);
-		_exit(sysfs_write(RP2_OVR "/add", "f0 1 1 1 ro") == -EPERM &&
-		      sysfs_write(ARMED, "1") == -EPERM &&
-		      sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0") == -EPERM ?
+		_exit(iohook_sysfs_write(RP2_OVR "/add", "f0 1 1 1 ro") == -EPERM &&
+		      iohook_sysfs_write(ARMED, "1") == -EPERM &&
+		      iohook_sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0") == -EPERM ?
 		      0 : 1);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
@@ -277,36 +277,36 @@ TEST_F(ovr, override_directory_files)
 {
 	char buf[64];
 
-	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add", "f4 4 8000 ff00 wc"));
-	ASSERT_GT(sysfs_read(RP2_OVR "/f4/length", buf, sizeof(buf)), 0);
+	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/add", "f4 4 8000 ff00 wc"));
+	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/f4/length", buf, sizeof(buf)), 0);
 	EXPECT_STREQ("0x4", buf);
-	ASSERT_GT(sysfs_read(RP2_OVR "/f4/mask", buf, sizeof(buf)), 0);
+	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/f4/mask", buf, sizeof(buf)), 0);
 	EXPECT_STREQ("0xff00", buf);
-	ASSERT_GT(sysfs_read(RP2_OVR "/f4/attr", buf, sizeof(buf)), 0);
+	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/f4/attr", buf, sizeof(buf)), 0);
 	EXPECT_STREQ("wc", buf);
 	EXPECT_EQ(0x8000, ovr_value("f4"));
 	EXPECT_EQ(0, sysfs_read_num(RP2_OVR "/f4/hits"));
-	EXPECT_EQ(0, sysfs_write(RP2_OVR "/f4/value", "0x4200"));
+	EXPECT_EQ(0, iohook_sysfs_write(RP2_OVR "/f4/value", "0x4200"));
 	EXPECT_EQ(0x4200, ovr_value("f4"));
 	/* The global pciconf view is the same override. */
 	EXPECT_EQ(0x4200, sysfs_read_num(IOHOOK_SYS "/pciconf/" RP2 "+f4/value"));
-	EXPECT_EQ(-EACCES, sysfs_write(RP2_OVR "/f4/length", "1"));
+	EXPECT_EQ(-EACCES, iohook_sysfs_write(RP2_OVR "/f4/length", "1"));
 }
 
 TEST_F(ovr, armed_staged_armed_disarmed_rearmed)
 {
-	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add", "fa 1 ff ff wc"));
+	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/add", "fa 1 ff ff wc"));
 	EXPECT_EQ(0, sysfs_read_num(ARMED));
 	EXPECT_EQ(0x00, pci_read_byte(self->rp2, 0xfa));	/* staged */
-	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 	EXPECT_EQ(1, sysfs_read_num(ARMED));
 	EXPECT_EQ(0xff, pci_read_byte(self->rp2, 0xfa));	/* armed */
 	pci_write_byte(self->rp2, 0xfa, 0x0f);
 	EXPECT_EQ(0xf0, pci_read_byte(self->rp2, 0xfa));
-	ASSERT_EQ(0, sysfs_write(ARMED, "0"));
+	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "0"));
 	EXPECT_EQ(0x00, pci_read_byte(self->rp2, 0xfa));	/* disarmed */
 	EXPECT_EQ(0xf0, ovr_value("fa"));			/* kept */
-	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 	EXPECT_EQ(0xf0, pci_read_byte(self->rp2, 0xfa));	/* re-armed */
 }
 
@@ -349,7 +349,7 @@ static int nic_add_status_flip(const char *ifname, unsigned int *real,
 	if (nic_status_reg(ifname, real))
 		return -1;
 	snprintf(entry, len, "bar0+8 4 %x 80000000 ro", ~*real & 0x80000000);
-	return sysfs_write(PCI_DEVS "/" NIC "/overrides/add", entry) ? -1 : 0;
+	return iohook_sysfs_write(PCI_DEVS "/" NIC "/overrides/add", entry) ? -1 : 0;
 }
 
 TEST_F(ovr, bar_mmio_entry_seen_by_driver)
@@ -361,12 +361,12 @@ TEST_F(ovr, bar_mmio_entry_seen_by_driver)
 		SKIP(return, "no e1000e network interface");
 	ASSERT_EQ(0, nic_add_status_flip(ifname, &real, entry, sizeof(entry)));
 	EXPECT_TRUE(path_exists(PCI_DEVS "/" NIC "/overrides/bar0+8"));
-	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 	ASSERT_EQ(0, nic_status_reg(ifname, &seen));
 	EXPECT_EQ(~real & 0x80000000, seen & 0x80000000);
 	EXPECT_EQ(real & 0x7ffffff0, seen & 0x7ffffff0);
 	EXPECT_LE(1, sysfs_read_num(PCI_DEVS "/" NIC "/overrides/bar0+8/hits"));
-	ASSERT_EQ(0, sysfs_write(ARMED, "0"));
+	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "0"));
 	ASSERT_EQ(0, nic_status_reg(ifname, &seen));
 	EXPECT_EQ(real & 0x80000000, seen & 0x80000000);
 }
@@ -386,22 +386,22 @@ TEST_F(ovr, bar_override_after_remove_and_rescan)
 	if (pci_ifname(NIC, ifname, sizeof(ifname)))
 		SKIP(return, "no e1000e network interface");
 	ASSERT_EQ(0, nic_add_status_flip(ifname, &real, entry, sizeof(entry)));
-	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
-	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" NIC "/remove", "1"));
+	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
+	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" NIC "/remove", "1"));
 	ASSERT_TRUE(WAIT_FOR(!path_exists(PCI_DEVS "/" NIC), 10000));
-	ASSERT_EQ(0, sysfs_write("/sys/bus/pci/rescan", "1"));
+	ASSERT_EQ(0, iohook_sysfs_write("/sys/bus/pci/rescan", "1"));
 	ASSERT_TRUE(WAIT_FOR(path_exists(PCI_DEVS "/" NIC "/driver"), 15000));
 	ASSERT_TRUE(WAIT_FOR(!pci_ifname(NIC, ifname, sizeof(ifname)), 10000));
 	if (!path_exists(PCI_DEVS "/" NIC "/overrides/bar0+8")) {
 		/* BAR0 moved: the override stayed at the old address. */
-		ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" NIC "/overrides/add", entry));
+		ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" NIC "/overrides/add", entry));
 	}
 	ASSERT_EQ(0, nic_status_reg(ifname, &seen));
 	EXPECT_EQ(~real & 0x80000000, seen & 0x80000000);
-	ASSERT_EQ(0, sysfs_write(ARMED, "0"));
+	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "0"));
 	ASSERT_EQ(0, nic_status_reg(ifname, &seen));
 	EXPECT_EQ(real & 0x80000000, seen & 0x80000000);
-	sysfs_write(IOHOOK_SYS "/mem/remove", "all");
+	iohook_sysfs_write(IOHOOK_SYS "/mem/remove", "all");
 }
 
 /* First port of the e1000e's I/O BAR (BAR2), from its resource file. */
@@ -431,11 +431,11 @@ TEST_F(ovr, bar_io_entry_seen_by_dev_port)
 
 	if (base <= 0)
 		SKIP(return, "no e1000e I/O BAR");
-	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" NIC "/overrides/add",
+	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" NIC "/overrides/add",
 				 "bar2+0 4 12345678 ffffffff ro"));
 	snprintf(path, sizeof(path), IOHOOK_SYS "/io/%llx", base);
 	EXPECT_TRUE(path_exists("%s", path));
-	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 	fd = open("/dev/port", O_RDONLY);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(4, pread(fd, b, 4, base));	/* four inb()s */
@@ -453,17 +453,17 @@ TEST_F(ovr, fire_irq_root_port)
 	long long before;
 
 	ASSERT_GT(irq, 0);
-	before = irq_count(irq);
-	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
-	EXPECT_TRUE(WAIT_FOR(irq_count(irq) == before + 1, 2000));
+	before = iohook_irq_count(irq);
+	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
+	EXPECT_TRUE(WAIT_FOR(iohook_irq_count(irq) == before + 1, 2000));
 	msleep(200);
-	EXPECT_EQ(before + 1, irq_count(irq));
+	EXPECT_EQ(before + 1, iohook_irq_count(irq));
 	/* Empty write means vector 0. */
-	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "\n"));
-	EXPECT_TRUE(WAIT_FOR(irq_count(irq) == before + 2, 2000));
-	EXPECT_EQ(-ERANGE, sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "1"));
-	EXPECT_EQ(-EINVAL, sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "one"));
-	EXPECT_EQ(-ENXIO, sysfs_write(PCI_DEVS "/0000:00:00.0/fire_irq", "0"));
+	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "\n"));
+	EXPECT_TRUE(WAIT_FOR(iohook_irq_count(irq) == before + 2, 2000));
+	EXPECT_EQ(-ERANGE, iohook_sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "1"));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "one"));
+	EXPECT_EQ(-ENXIO, iohook_sysfs_write(PCI_DEVS "/0000:00:00.0/fire_irq", "0"));
 }
 
 TEST_F(ovr, fire_irq_msix_vectors)
@@ -487,22 +487,22 @@ TEST_F(ovr, fire_irq_msix_vectors)
 		 * interrupt is measured again; none at all is a failure.
 		 */
 		for (tries = 0; tries < 5; tries++) {
-			before = irq_count(irq);
+			before = iohook_irq_count(irq);
 			ASSERT_EQ(0, sysfs_writef(PCI_DEVS "/" NIC "/fire_irq",
 						  "%d", idx));
-			WAIT_FOR(irq_count(irq) > before, 1000);
-			after = irq_count(irq);
+			WAIT_FOR(iohook_irq_count(irq) > before, 1000);
+			after = iohook_irq_count(irq);
 			if (after == before + 1)
 				break;
 			ASSERT_LT(before, after);
 		}
 		EXPECT_EQ(before + 1, after) TH_LOG("vector %d irq %d", idx, irq);
 	}
-	EXPECT_EQ(-ERANGE, sysfs_write(PCI_DEVS "/" NIC "/fire_irq", "3"));
+	EXPECT_EQ(-ERANGE, iohook_sysfs_write(PCI_DEVS "/" NIC "/fire_irq", "3"));
 	snprintf(cmd, sizeof(cmd), "ip link set %s down", ifname);
 	ASSERT_EQ(0, system(cmd));
 	/* Allocated but without a handler now: refused. */
-	EXPECT_EQ(-EIO, sysfs_write(PCI_DEVS "/" NIC "/fire_irq", "0"));
+	EXPECT_EQ(-EIO, iohook_sysfs_write(PCI_DEVS "/" NIC "/fire_irq", "0"));
 }
 
 /* INTx: the ICH9 SMBus controller's level-triggered IO-APIC line. */
@@ -516,29 +516,29 @@ TEST_F(ovr, fire_irq_intx_level)
 	irq = sysfs_read_num("%s/irq", dev);
 	ASSERT_GT(irq, 0);
 	ASSERT_TRUE(path_exists("%s/fire_irq", dev));
-	before = irq_count(irq);
+	before = iohook_irq_count(irq);
 	ASSERT_GE(before, 0);
 	ASSERT_EQ(0, sysfs_writef(PCI_DEVS "/0000:00:1f.3/fire_irq", "0"));
-	EXPECT_TRUE(WAIT_FOR(irq_count(irq) == before + 1, 2000));
+	EXPECT_TRUE(WAIT_FOR(iohook_irq_count(irq) == before + 1, 2000));
 	msleep(200);
-	EXPECT_EQ(before + 1, irq_count(irq));
-	EXPECT_EQ(-ERANGE, sysfs_write(PCI_DEVS "/0000:00:1f.3/fire_irq", "1"));
+	EXPECT_EQ(before + 1, iohook_irq_count(irq));
+	EXPECT_EQ(-ERANGE, iohook_sysfs_write(PCI_DEVS "/0000:00:1f.3/fire_irq", "1"));
 }
 
 TEST_F(ovr, global_fire_irq_level_triggered)
 {
-	int irq = sci_irq();
+	int irq = iohook_sci_irq();
 	long long before;
 
 	ASSERT_GT(irq, 0) TH_LOG("no level-triggered ACPI SCI");
-	before = irq_count(irq);
+	before = iohook_irq_count(irq);
 	ASSERT_EQ(0, sysfs_writef(IOHOOK_SYS "/fire_irq", "%d", irq));
-	EXPECT_TRUE(WAIT_FOR(irq_count(irq) == before + 1, 2000));
+	EXPECT_TRUE(WAIT_FOR(iohook_irq_count(irq) == before + 1, 2000));
 	msleep(200);
-	EXPECT_EQ(before + 1, irq_count(irq));
-	EXPECT_EQ(-EINVAL, sysfs_write(IOHOOK_SYS "/fire_irq", "100000"));
-	EXPECT_EQ(-EINVAL, sysfs_write(IOHOOK_SYS "/fire_irq", "x"));
-	EXPECT_EQ(-EIO, sysfs_write(IOHOOK_SYS "/fire_irq", "3"));	/* no handler */
+	EXPECT_EQ(before + 1, iohook_irq_count(irq));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(IOHOOK_SYS "/fire_irq", "100000"));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(IOHOOK_SYS "/fire_irq", "x"));
+	EXPECT_EQ(-EIO, iohook_sysfs_write(IOHOOK_SYS "/fire_irq", "3"));	/* no handler */
 }
 
 TEST_F(ovr, uevents)
@@ -550,20 +550,20 @@ TEST_F(ovr, uevents)
 		"IOHOOK_NAME=" RP2 "+f0", NULL };
 	static const char *const fire_vars[] = { "IOHOOK_EVENT=fire_irq",
 		"IOHOOK_VECTOR=0", NULL };
-	int fd = uevent_open();
+	int fd = iohook_uevent_open(0);
 
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add", "f0 1 1 1 ro"));
+	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/add", "f0 1 1 1 ro"));
 	EXPECT_TRUE(uevent_wait(fd, "add", "/kernel/iohook/pciconf/" RP2 "+f0",
 				ovr_vars, 2000));
 	close(fd);
-	fd = uevent_open();
-	ASSERT_EQ(0, sysfs_write(RP2_OVR "/remove", "f0"));
+	fd = iohook_uevent_open(0);
+	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/remove", "f0"));
 	EXPECT_TRUE(uevent_wait(fd, "remove", "/kernel/iohook/pciconf/" RP2 "+f0",
 				glob_vars, 2000));
 	close(fd);
-	fd = uevent_open();
-	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
+	fd = iohook_uevent_open(0);
+	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
 	EXPECT_TRUE(uevent_wait(fd, "change", "/0000:00:1c.0", fire_vars, 2000));
 	close(fd);
 }
@@ -574,22 +574,22 @@ TEST_F(ovr, device_removal_with_overrides)
 
 	if (!path_exists(PCI_DEVS "/" NIC))
 		SKIP(return, "no e1000e");
-	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" NIC "/overrides/add", "400 4 12 ff rw"));
-	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" NIC "/overrides/add", "400 4 12 ff rw"));
+	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 	held = open(PCI_DEVS "/" NIC "/overrides/add", O_WRONLY);
 	ASSERT_GE(held, 0);
-	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" NIC "/remove", "1"));
+	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" NIC "/remove", "1"));
 	EXPECT_TRUE(WAIT_FOR(!path_exists(PCI_DEVS "/" NIC), 10000));
 	/* The override stays, by address. */
 	EXPECT_TRUE(path_exists(IOHOOK_SYS "/pciconf/" NIC "+400"));
 	/* The held-open file is dead, not dangling. */
 	EXPECT_GT(0, write(held, "404 1 1 1 ro", 12));
 	close(held);
-	ASSERT_EQ(0, sysfs_write("/sys/bus/pci/rescan", "1"));
+	ASSERT_EQ(0, iohook_sysfs_write("/sys/bus/pci/rescan", "1"));
 	ASSERT_TRUE(WAIT_FOR(path_exists(PCI_DEVS "/" NIC "/overrides/400"), 10000));
 	EXPECT_EQ(0x12, sysfs_read_num(PCI_DEVS "/" NIC "/overrides/400/value"));
 	EXPECT_TRUE(WAIT_FOR(path_exists(PCI_DEVS "/" NIC "/driver"), 10000));
-	EXPECT_EQ(0, sysfs_write(PCI_DEVS "/" NIC "/overrides/remove", "all"));
+	EXPECT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" NIC "/overrides/remove", "all"));
 	EXPECT_FALSE(path_exists(IOHOOK_SYS "/pciconf/" NIC "+400"));
 }
 
@@ -607,9 +607,9 @@ TEST_F(ovr, uevents_once_views_silent)
 
 	if (!path_exists(PCI_DEVS "/" NIC "/driver"))
 		SKIP(return, "no bound e1000e");
-	fd = uevent_open();
+	fd = iohook_uevent_open(0);
 	ASSERT_GE(fd, 0);
-	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" NIC "/overrides/add",
+	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" NIC "/overrides/add",
 				 "bar0+10 4 0 1 ro; 404 1 0 1 ro"));
 	EXPECT_EQ(2, uevent_collect_iohook(fd, 500, events, sizeof(events)))
 		TH_LOG("%s", events);
@@ -619,14 +619,14 @@ TEST_F(ovr, uevents_once_views_silent)
 	EXPECT_EQ(NULL, strstr(events, "/overrides/")) TH_LOG("%s", events);
 
 	/* Removing the device: no iohook uevent, the overrides stay. */
-	ASSERT_EQ(0, sysfs_write(PCI_DEVS "/" NIC "/remove", "1"));
+	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" NIC "/remove", "1"));
 	ASSERT_TRUE(WAIT_FOR(!path_exists(PCI_DEVS "/" NIC), 10000));
 	EXPECT_EQ(0, uevent_collect_iohook(fd, 500, events, sizeof(events)))
 		TH_LOG("%s", events);
 	EXPECT_TRUE(path_exists(IOHOOK_SYS "/pciconf/" NIC "+404"));
 
 	/* Back: its view shows both, named by where they are now. */
-	ASSERT_EQ(0, sysfs_write("/sys/bus/pci/rescan", "1"));
+	ASSERT_EQ(0, iohook_sysfs_write("/sys/bus/pci/rescan", "1"));
 	ASSERT_TRUE(WAIT_FOR(path_exists(PCI_DEVS "/" NIC "/driver"), 10000));
 	EXPECT_TRUE(path_exists(PCI_DEVS "/" NIC "/overrides/404"));
 	bar0 = -1;
@@ -635,7 +635,7 @@ TEST_F(ovr, uevents_once_views_silent)
 		unsigned long long start;
 
 		snprintf(path, sizeof(path), PCI_DEVS "/" NIC "/resource");
-		if (sysfs_read(path, res, sizeof(res)) > 0 &&
+		if (iohook_sysfs_read(path, res, sizeof(res)) > 0 &&
 		    sscanf(res, "%llx", &start) == 1)
 			bar0 = start;
 	}
@@ -647,8 +647,8 @@ TEST_F(ovr, uevents_once_views_silent)
 	EXPECT_EQ(0, uevent_collect_iohook(fd, 500, events, sizeof(events)))
 		TH_LOG("%s", events);
 
-	EXPECT_EQ(0, sysfs_write(PCI_DEVS "/" NIC "/overrides/remove", "all"));
-	EXPECT_EQ(0, sysfs_write(IOHOOK_SYS "/mem/remove", "all"));
+	EXPECT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" NIC "/overrides/remove", "all"));
+	EXPECT_EQ(0, iohook_sysfs_write(IOHOOK_SYS "/mem/remove", "all"));
 	uevent_collect_iohook(fd, 300, events, sizeof(events));
 	EXPECT_NE(NULL, strstr(events, "remove@/kernel/iohook/pciconf/" NIC "+404 "))
 		TH_LOG("%s", events);
@@ -662,13 +662,13 @@ TEST_F(ovr, separator_flood)
 	int err;
 
 	memset(flood, ';', sizeof(flood) - 1);
-	EXPECT_EQ(-EINVAL, sysfs_write(RP2_OVR "/add", flood));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(RP2_OVR "/add", flood));
 	if (!fault_setup("fail_page_alloc"))
 		SKIP(return, "no fail_page_alloc in this kernel");
 	/* Fail every allocation of 16 pages or more, for this task only. */
-	sysfs_write("/sys/kernel/debug/fail_page_alloc/min-order", "4");
+	iohook_sysfs_write("/sys/kernel/debug/fail_page_alloc/min-order", "4");
 	fault_this_task(true);
-	err = sysfs_write(RP2_OVR "/add", flood);
+	err = iohook_sysfs_write(RP2_OVR "/add", flood);
 	fault_this_task(false);
 	fault_teardown("fail_page_alloc");
 	EXPECT_EQ(-EINVAL, err);
@@ -688,26 +688,26 @@ TEST_F(ovr, remove_enomem_keeps_override)
 	 * Neighbours, so that the erase rewrites a node: erasing a tree's
 	 * only entry empties it without allocating.
 	 */
-	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add", "f0 1 5a ff rw; f4 1 1 1 ro; f8 1 1 1 ro"));
+	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/add", "f0 1 5a ff rw; f4 1 1 1 ro; f8 1 1 1 ro"));
 	/* make check boots with slub_debug=A,maple_node: only that cache. */
 	if (sysfs_read_num("/sys/kernel/slab/maple_node/failslab") != 1)
 		SKIP(return, "maple_node not marked for failslab (slub_debug=A,maple_node)");
 	if (!fault_setup("failslab"))
 		SKIP(return, "no failslab in this kernel");
-	sysfs_write("/sys/kernel/debug/failslab/cache-filter", "Y");
+	iohook_sysfs_write("/sys/kernel/debug/failslab/cache-filter", "Y");
 	dir_listing(RP2_OVR, before, sizeof(before));
 	fault_this_task(true);
-	err = sysfs_write(RP2_OVR "/remove", "f0");
+	err = iohook_sysfs_write(RP2_OVR "/remove", "f0");
 	fault_this_task(false);
 	fault_teardown("failslab");
-	sysfs_write("/sys/kernel/debug/failslab/cache-filter", "N");
+	iohook_sysfs_write("/sys/kernel/debug/failslab/cache-filter", "N");
 	EXPECT_EQ(-ENOMEM, err);
 	dir_listing(RP2_OVR, after, sizeof(after));
 	EXPECT_STREQ(before, after);
 	EXPECT_EQ(0x5a, ovr_value("f0"));
-	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 	EXPECT_EQ(0x5a, pci_read_byte(self->rp2, 0xf0));
-	EXPECT_EQ(0, sysfs_write(RP2_OVR "/remove", "f0"));
+	EXPECT_EQ(0, iohook_sysfs_write(RP2_OVR "/remove", "f0"));
 	EXPECT_FALSE(path_exists(RP2_OVR "/f0"));
 }
 
@@ -722,25 +722,25 @@ TEST_F(ovr, conditional_entries_select_by_last_write)
 	unsigned int hw;
 
 	hw = pci_read_long(self->rp2, 0xf4);
-	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add",
+	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/add",
 				 "f4 4 aaaa ffff ro sel=f0:4&ff=1; "
 				 "f4 4 bbbb ffff ro sel=f0:4&ff=2"));
 	EXPECT_TRUE(path_exists(RP2_OVR "/f4@1"));
 	EXPECT_TRUE(path_exists(RP2_OVR "/f4@2"));
 	EXPECT_FALSE(path_exists(RP2_OVR "/f4"));
 	EXPECT_TRUE(path_exists(IOHOOK_SYS "/pciconf/" RP2 "+f4@2"));
-	ASSERT_GT(sysfs_read(RP2_OVR "/f4@1/condition", buf, sizeof(buf)), 0);
+	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/f4@1/condition", buf, sizeof(buf)), 0);
 	EXPECT_STREQ("sel=" RP2 "+f0:4&ff=1", buf);
-	ASSERT_GT(sysfs_read(RP2_OVR "/f4@1/policy", buf, sizeof(buf)), 0);
+	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/f4@1/policy", buf, sizeof(buf)), 0);
 	EXPECT_STREQ("none", buf);
-	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 	/* Nothing written since arming: the selector is unknown. */
-	ASSERT_GT(sysfs_read(RP2_OVR "/f4@1/recorded", buf, sizeof(buf)), 0);
+	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/f4@1/recorded", buf, sizeof(buf)), 0);
 	EXPECT_STREQ("unknown", buf);
 	EXPECT_EQ(hw, pci_read_long(self->rp2, 0xf4));
 
 	pci_write_long(self->rp2, 0xf0, 0x301);
-	ASSERT_GT(sysfs_read(RP2_OVR "/f4@2/recorded", buf, sizeof(buf)), 0);
+	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/f4@2/recorded", buf, sizeof(buf)), 0);
 	EXPECT_STREQ("0x301", buf);
 	EXPECT_EQ((hw & 0xffff0000) | 0xaaaa, pci_read_long(self->rp2, 0xf4));
 	pci_write_byte(self->rp2, 0xf0, 2);	/* one byte of the selector */
@@ -751,15 +751,15 @@ TEST_F(ovr, conditional_entries_select_by_last_write)
 	EXPECT_EQ(1, sysfs_read_num(RP2_OVR "/f4@2/hits"));
 
 	/* Values are set per condition. */
-	ASSERT_EQ(0, sysfs_write(RP2_OVR "/f4@2/value", "cccc"));
+	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/f4@2/value", "cccc"));
 	pci_write_long(self->rp2, 0xf0, 2);
 	EXPECT_EQ((hw & 0xffff0000) | 0xcccc, pci_read_long(self->rp2, 0xf4));
 	/* One goes; the other stays; the location removes the rest. */
-	EXPECT_EQ(0, sysfs_write(RP2_OVR "/remove", "f4@2"));
+	EXPECT_EQ(0, iohook_sysfs_write(RP2_OVR "/remove", "f4@2"));
 	EXPECT_FALSE(path_exists(RP2_OVR "/f4@2"));
 	EXPECT_EQ(hw, pci_read_long(self->rp2, 0xf4));
-	EXPECT_EQ(-ENOENT, sysfs_write(RP2_OVR "/remove", "f4@2"));
-	EXPECT_EQ(0, sysfs_write(RP2_OVR "/remove", "f4"));
+	EXPECT_EQ(-ENOENT, iohook_sysfs_write(RP2_OVR "/remove", "f4@2"));
+	EXPECT_EQ(0, iohook_sysfs_write(RP2_OVR "/remove", "f4"));
 	EXPECT_FALSE(path_exists(RP2_OVR "/f4@1"));
 }
 
@@ -795,21 +795,21 @@ TEST_F(ovr, conditional_and_policy_errors)
 	char before[2048], after[2048], path[256];
 	unsigned int i;
 
-	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add", "e2 2 0 ffff ro"));
+	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/add", "e2 2 0 ffff ro"));
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		snprintf(path, sizeof(path), PCI_DEVS "/%s/overrides", cases[i].dev);
 		dir_listing(path, before, sizeof(before));
 		strcat(path, "/add");
-		EXPECT_EQ(cases[i].err, sysfs_write(path, cases[i].entry))
+		EXPECT_EQ(cases[i].err, iohook_sysfs_write(path, cases[i].entry))
 			TH_LOG("entry '%s'", cases[i].entry);
 		*strrchr(path, '/') = 0;
 		dir_listing(path, after, sizeof(after));
 		EXPECT_STREQ(before, after) TH_LOG("entry '%s'", cases[i].entry);
 	}
-	EXPECT_EQ(-EXDEV, sysfs_write(IOHOOK_SYS "/pciconf/add",
+	EXPECT_EQ(-EXDEV, iohook_sysfs_write(IOHOOK_SYS "/pciconf/add",
 				      RP2 "+f4 4 0 ff ro sel=" RP1 "+f0:4=1"));
-	EXPECT_EQ(-EINVAL, sysfs_write(RP2_OVR "/remove", "e2@zz"));
-	EXPECT_EQ(-ENOENT, sysfs_write(RP2_OVR "/remove", "e2@1"));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(RP2_OVR "/remove", "e2@zz"));
+	EXPECT_EQ(-ENOENT, iohook_sysfs_write(RP2_OVR "/remove", "e2@1"));
 	EXPECT_TRUE(path_exists(RP2_OVR "/e2"));
 }
 
@@ -840,11 +840,11 @@ TEST_F(ovr, policy_skip_then_count_exact_accesses)
 
 	ASSERT_GE(hw, 0);
 	snprintf(entry, sizeof(entry), "f8 1 %x ff ro skip=2 count=3", val);
-	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add", entry));
-	ASSERT_GT(sysfs_read(RP2_OVR "/f8/policy", buf, sizeof(buf)), 0);
+	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/add", entry));
+	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/f8/policy", buf, sizeof(buf)), 0);
 	EXPECT_STREQ("skip=2 count=3", buf);
 	for (int round = 0; round < 2; round++) {
-		ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+		ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 		EXPECT_EQ(0, sysfs_read_num(RP2_OVR "/f8/seen"));
 		EXPECT_EQ(0, sysfs_read_num(RP2_OVR "/f8/exhausted"));
 		for (i = 0; i < 10; i++) {
@@ -859,7 +859,7 @@ TEST_F(ovr, policy_skip_then_count_exact_accesses)
 		EXPECT_EQ(1, sysfs_read_num(RP2_OVR "/f8/exhausted"));
 		/* hits count every access served, across arms. */
 		EXPECT_EQ(3 * (round + 1), sysfs_read_num(RP2_OVR "/f8/hits"));
-		ASSERT_EQ(0, sysfs_write(ARMED, "0"));
+		ASSERT_EQ(0, iohook_sysfs_write(ARMED, "0"));
 	}
 }
 
@@ -891,15 +891,15 @@ TEST_F(ovr, policy_in_tracepoint)
 	if (!path_exists(TRACING "/events/iohook"))
 		mount("tracefs", TRACING, "tracefs", 0, NULL);
 	ASSERT_TRUE(path_exists(READ_EVENT));
-	ASSERT_EQ(0, sysfs_write(RP2_OVR "/add", "f8 1 5a ff ro skip=1 count=1"));
-	ASSERT_EQ(0, sysfs_write(ARMED, "1"));
+	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/add", "f8 1 5a ff ro skip=1 count=1"));
+	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 	fd = open(TRACING "/trace", O_WRONLY | O_TRUNC);	/* clears it */
 	ASSERT_GE(fd, 0);
 	close(fd);
-	ASSERT_EQ(0, sysfs_write(READ_EVENT, "1"));
+	ASSERT_EQ(0, iohook_sysfs_write(READ_EVENT, "1"));
 	for (i = 0; i < 3; i++)
 		config_byte(RP2, 0xf8);
-	sysfs_write(READ_EVENT, "0");
+	iohook_sysfs_write(READ_EVENT, "0");
 	ASSERT_GT(read_all(TRACING "/trace", trace, sizeof(trace)), 0);
 	EXPECT_NE(NULL, strstr(trace, "overrides=0 declined=1 policy_seen=1 policy_applied=0"));
 	EXPECT_NE(NULL, strstr(trace, "val=0x5a overrides=1 declined=0"));

@@ -24,23 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define IOHOOK_SYS	"/sys/kernel/iohook"
-#define PCI_DEVS	"/sys/bus/pci/devices"
-
-/* Write @s to @path. Returns 0 or -errno of the write (or open). */
-static inline int sysfs_write(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-	int err;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	err = n < 0 ? -errno : 0;
-	close(fd);
-	return err;
-}
+#include "libiohook.h"	/* tools/lib/iohook, shared with iohook(8) */
 
 static inline int sysfs_writef(const char *path, const char *fmt, ...)
 {
@@ -50,25 +34,7 @@ static inline int sysfs_writef(const char *path, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	return sysfs_write(path, buf);
-}
-
-/* Read @path into @buf without the trailing newline. Returns length or -errno. */
-static inline int sysfs_read(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = 0;
-	while (n && isspace((unsigned char)buf[n - 1]))
-		buf[--n] = 0;
-	return n;
+	return iohook_sysfs_write(path, buf);
 }
 
 /* Read a number (any base strtoull accepts) from a sysfs file; -1 on error. */
@@ -80,7 +46,7 @@ static inline long long sysfs_read_num(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(path, sizeof(path), fmt, ap);
 	va_end(ap);
-	if (sysfs_read(path, buf, sizeof(buf)) < 0)
+	if (iohook_sysfs_read(path, buf, sizeof(buf)) < 0)
 		return -1;
 	return strtoll(buf, NULL, 0);
 }
@@ -112,52 +78,6 @@ static inline void dir_listing(const char *path, char *out, size_t len)
 	}
 	if (n >= 0)
 		free(names);
-}
-
-/* Sum of the per-CPU counts of @irq in /proc/interrupts, or -1. */
-static inline long long irq_count(int irq)
-{
-	char line[1024];
-	long long sum = -1;
-	FILE *f = fopen("/proc/interrupts", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		char *p = line, *end;
-		long n = strtol(p, &end, 10);
-
-		if (end == p || *end != ':' || n != irq)
-			continue;
-		sum = 0;
-		p = end + 1;
-		for (;;) {
-			long long v = strtoll(p, &end, 10);
-
-			if (end == p)
-				break;
-			sum += v;
-			p = end;
-		}
-		break;
-	}
-	fclose(f);
-	return sum;
-}
-
-/* The ACPI SCI: the level-triggered (fasteoi) "acpi" line, or -1. */
-static inline int sci_irq(void)
-{
-	char line[512];
-	int irq = -1;
-	FILE *f = fopen("/proc/interrupts", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (strstr(line, "fasteoi") && strstr(line, " acpi"))
-			irq = atoi(line);
-	if (f)
-		fclose(f);
-	return irq;
 }
 
 static int cmp_int(const void *a, const void *b)
@@ -204,56 +124,6 @@ static inline void msleep(unsigned int ms)
 	__ok;								\
 })
 
-/* A NETLINK_KOBJECT_UEVENT socket, non-blocking. */
-static inline int uevent_open(void)
-{
-	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = 1 };
-	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_NONBLOCK,
-			NETLINK_KOBJECT_UEVENT);
-
-	if (fd < 0)
-		return -errno;
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		close(fd);
-		return -errno;
-	}
-	return fd;
-}
-
-/*
- * Receive one uevent into @buf (NUL-terminated) within *@ms, which it
- * counts down. Returns its length, or 0 once *@ms has run out.
- */
-static inline ssize_t uevent_recv(int fd, char *buf, size_t len, int *ms)
-{
-	while (*ms > 0) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		ssize_t n;
-
-		if (poll(&p, 1, 50) <= 0) {
-			*ms -= 50;
-			continue;
-		}
-		n = recv(fd, buf, len - 1, 0);
-		if (n <= 0)
-			continue;
-		buf[n] = 0;
-		return n;
-	}
-	return 0;
-}
-
-/* Whether the uevent in @buf (@len bytes) carries @var ("KEY=VALUE"). */
-static inline bool uevent_has(const char *buf, size_t len, const char *var)
-{
-	size_t off;
-
-	for (off = strlen(buf) + 1; off < len; off += strlen(buf + off) + 1)
-		if (!strcmp(buf + off, var))
-			return true;
-	return false;
-}
-
 /*
  * Wait up to @ms for a uevent whose header ("ACTION@DEVPATH") ends with
  * @suffix and that carries every "KEY=VALUE" in the NULL-terminated @vars.
@@ -264,7 +134,7 @@ static inline bool uevent_wait(int fd, const char *action, const char *suffix,
 	char buf[8192];
 	ssize_t n;
 
-	while ((n = uevent_recv(fd, buf, sizeof(buf), &ms)) > 0) {
+	while ((n = iohook_uevent_recv(fd, buf, sizeof(buf), &ms)) > 0) {
 		size_t alen = strlen(action), hlen = strlen(buf);
 		size_t slen = strlen(suffix);
 		const char *const *v;
@@ -274,7 +144,7 @@ static inline bool uevent_wait(int fd, const char *action, const char *suffix,
 		    hlen < slen || strcmp(buf + hlen - slen, suffix))
 			continue;
 		for (v = vars; v && *v; v++)
-			all = all && uevent_has(buf, n, *v);
+			all = all && iohook_uevent_has(buf, n, *v);
 		if (all)
 			return true;
 	}
@@ -292,7 +162,7 @@ static inline int uevent_collect_iohook(int fd, int ms, char *out, size_t len)
 	ssize_t n;
 
 	*out = 0;
-	while ((n = uevent_recv(fd, buf, sizeof(buf), &ms)) > 0) {
+	while ((n = iohook_uevent_recv(fd, buf, sizeof(buf), &ms)) > 0) {
 		const char *dev = "";
 		bool ours = false;
 		size_t off;
@@ -320,7 +190,7 @@ static inline void state_line(const char *key, char *out, size_t len)
 	char state[1024], *line, *save;
 
 	out[0] = 0;
-	if (sysfs_read(IOHOOK_STATE, state, sizeof(state)) <= 0)
+	if (iohook_sysfs_read(IOHOOK_STATE, state, sizeof(state)) <= 0)
 		return;
 	for (line = strtok_r(state, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save))
@@ -362,7 +232,7 @@ static inline bool fault_setup(const char *attr)
 #define FAULT_SET(file, val)						\
 	do {								\
 		snprintf(path, sizeof(path), "/sys/kernel/debug/%s/" file, attr); \
-		sysfs_write(path, val);					\
+		iohook_sysfs_write(path, val);					\
 	} while (0)
 	/* The task filter first: never a moment where every task fails. */
 	FAULT_SET("task-filter", "Y");
@@ -384,7 +254,7 @@ static inline void fault_teardown(const char *attr)
 	char path[128];
 
 	snprintf(path, sizeof(path), "/sys/kernel/debug/%s/probability", attr);
-	sysfs_write(path, "0");
+	iohook_sysfs_write(path, "0");
 }
 
 /*
@@ -396,7 +266,7 @@ static inline void fault_this_task(bool on)
 	int tries = 0;
 
 	/* Turning it off can itself fail to allocate: until it works. */
-	while (sysfs_write("/proc/self/make-it-fail", on ? "1" : "0") && !on &&
+	while (iohook_sysfs_write("/proc/self/make-it-fail", on ? "1" : "0") && !on &&
 	       ++tries < 1000)
 		;
 }
@@ -422,16 +292,6 @@ static inline struct pci_dev *pci_find(struct pci_access *pacc, int bus,
 		    d->func == fn)
 			return d;
 	return NULL;
-}
-
-/* Offset of a capability (normal or extended), or 0. */
-static inline int pci_cap_offset(struct pci_dev *d, int id, int type)
-{
-	struct pci_cap *cap;
-
-	pci_fill_info(d, PCI_FILL_CAPS | PCI_FILL_EXT_CAPS);
-	cap = pci_find_cap(d, id, type);
-	return cap ? cap->addr : 0;
 }
 
 /* The network interface of PCI device @bdf (first one), or -1. */
