@@ -530,6 +530,50 @@ static void iohook_test_pci_out_of_range(struct kunit *test)
 	pci_dev_put(rp);
 }
 
+/*
+ * The config access path whole, through iohook_pci_read() and
+ * iohook_pci_write() (what pci_bus_read_config_*() call while the key is
+ * on) onto a bus whose config space is RAM: the overridden bits, what
+ * the hardware is sent, and an access the hardware fails, which changes
+ * nothing (the rc bits stay set for the next read).
+ */
+static void iohook_test_config_ram(struct kunit *test)
+{
+	struct iohook_ram_bus *rb = iohook_ram_bus_new(test);
+	u64 base = iohook_pci_addr(IOHOOK_RAM_DOMAIN, 0, 1, 0);
+	struct iohook_spec specs[2] = {
+		{ .space = IOHOOK_SPACE_PCI, .addr = base + 0x42, .len = 2,
+		  .value = 0x1234, .mask = 0xffff, .attr = IOHOOK_RW },
+		{ .space = IOHOOK_SPACE_PCI, .addr = base + 0x48, .len = 1,
+		  .value = 0x81, .mask = 0x81, .attr = IOHOOK_RC },
+	};
+	struct iohook_spec out;
+	u32 v, hw;
+
+	memcpy(&rb->cfg[1][0x40], "\x11\x22\x33\x44", 4);
+	KUNIT_ASSERT_EQ(test, iohook_add_many(specs, 2), 0);
+	iohook_arm();
+	KUNIT_EXPECT_EQ(test, iohook_pci_read(&rb->bus, 1, 0x40, 4, &v), 0);
+	KUNIT_EXPECT_EQ(test, v, 0x12342211U);
+	/* Another function of the same bus is not overridden. */
+	KUNIT_EXPECT_EQ(test, iohook_pci_read(&rb->bus, 0, 0x40, 4, &v), 0);
+	KUNIT_EXPECT_EQ(test, v, 0xeeeeeeeeU);
+	/* rw takes bytes 2-3; the hardware gets 0 there, the rest as written. */
+	KUNIT_EXPECT_EQ(test, iohook_pci_write(&rb->bus, 1, 0x40, 4, 0xaabbccdd), 0);
+	memcpy(&hw, &rb->cfg[1][0x40], sizeof(hw));
+	KUNIT_EXPECT_EQ(test, hw, 0x0000ccddU);
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_PCI, specs[0].addr, NULL, &out), 0);
+	KUNIT_EXPECT_EQ(test, out.value, 0xaabbULL);
+	/* A read the hardware fails leaves the rc bits set. */
+	rb->fail = true;
+	KUNIT_EXPECT_NE(test, iohook_pci_read(&rb->bus, 1, 0x48, 1, &v), 0);
+	rb->fail = false;
+	KUNIT_EXPECT_EQ(test, iohook_pci_read(&rb->bus, 1, 0x48, 1, &v), 0);
+	KUNIT_EXPECT_EQ(test, v, 0xefU);	/* 0xee with bits 0 and 7 overridden */
+	KUNIT_EXPECT_EQ(test, iohook_pci_read(&rb->bus, 1, 0x48, 1, &v), 0);
+	KUNIT_EXPECT_EQ(test, v, 0x6eU);	/* now cleared */
+}
+
 static struct kunit_case iohook_access_cases[] = {
 	KUNIT_CASE(iohook_test_pci_config_word),
 	KUNIT_CASE(iohook_test_e1000e_bar0),
@@ -542,6 +586,7 @@ static struct kunit_case iohook_access_cases[] = {
 	KUNIT_CASE(iohook_test_rcu_idle),
 	KUNIT_CASE(iohook_test_rw1c_partial_write),
 	KUNIT_CASE(iohook_test_pci_out_of_range),
+	KUNIT_CASE(iohook_test_config_ram),
 	{}
 };
 

@@ -1,4 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Firing a device's interrupt (irq.c), for the fire_irq files.
+ */
 #ifndef _DRIVERS_PCI_IOHOOK_IRQ_H
 #define _DRIVERS_PCI_IOHOOK_IRQ_H
 

@@ -73,3 +73,43 @@ void iohook_ram_poke(const struct iohook_ram *ram, u64 off, unsigned int width,
 {
 	memcpy(ram->virt + off, &val, width);
 }
+
+#define to_ram_bus(b) container_of(b, struct iohook_ram_bus, bus)
+
+static int iohook_ram_cfg_read(struct pci_bus *bus, unsigned int devfn,
+			       int where, int size, u32 *val)
+{
+	struct iohook_ram_bus *rb = to_ram_bus(bus);
+
+	*val = 0;
+	if (rb->fail || devfn >= ARRAY_SIZE(rb->cfg))
+		return PCIBIOS_DEVICE_NOT_FOUND;
+	memcpy(val, &rb->cfg[devfn][where], size);
+	return PCIBIOS_SUCCESSFUL;
+}
+
+static int iohook_ram_cfg_write(struct pci_bus *bus, unsigned int devfn,
+				int where, int size, u32 val)
+{
+	struct iohook_ram_bus *rb = to_ram_bus(bus);
+
+	if (rb->fail || devfn >= ARRAY_SIZE(rb->cfg))
+		return PCIBIOS_DEVICE_NOT_FOUND;
+	memcpy(&rb->cfg[devfn][where], &val, size);
+	return PCIBIOS_SUCCESSFUL;
+}
+
+/* A bus of RAM config space, filled with IOHOOK_RAM_FILL, freed with @test. */
+struct iohook_ram_bus *iohook_ram_bus_new(struct kunit *test)
+{
+	struct iohook_ram_bus *rb = kunit_kzalloc(test, sizeof(*rb), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, rb);
+	memset(rb->cfg, IOHOOK_RAM_FILL, sizeof(rb->cfg));
+	rb->ops.read = iohook_ram_cfg_read;
+	rb->ops.write = iohook_ram_cfg_write;
+	rb->sd.domain = IOHOOK_RAM_DOMAIN;
+	rb->bus.ops = &rb->ops;
+	rb->bus.sysdata = &rb->sd;
+	return rb;
+}

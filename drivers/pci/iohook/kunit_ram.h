@@ -13,6 +13,7 @@
 
 #include <kunit/test.h>
 #include <linux/iohook.h>
+#include <linux/pci.h>
 #include <linux/types.h>
 
 /* What the stand-in holds where nothing has written: no override's value. */
@@ -36,6 +37,24 @@ static inline u64 iohook_ram_phys(const struct iohook_ram *ram, u64 off)
 {
 	return ram->phys + off;
 }
+
+/*
+ * A PCI bus whose config space is RAM: one function's 4 KiB per devfn
+ * in @cfg, in domain IOHOOK_RAM_DOMAIN (which no real device has). Its
+ * ops fail every access with PCIBIOS_DEVICE_NOT_FOUND while @fail is
+ * set, as a removed device's would.
+ */
+#define IOHOOK_RAM_DOMAIN	0xabcd
+
+struct iohook_ram_bus {
+	struct pci_bus bus;
+	struct pci_ops ops;
+	struct pci_sysdata sd;
+	u8 cfg[2][4096];	/* devfn 0 and 1 */
+	bool fail;
+};
+
+struct iohook_ram_bus *iohook_ram_bus_new(struct kunit *test);
 
 /* store_test.c: every KUnit suite's exit. */
 void iohook_kunit_clear(void);
