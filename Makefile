@@ -9,7 +9,7 @@
 #   make check     for every kernel (or only KVER, if given): build, boot
 #                  under QEMU, run the build checks, KUnit and kselftests
 #   make demo      build, boot, and narrate the hardware-event demo
-#   make vm CMD=.. run a command in the VM (see scripts/vm-run --help)
+#   make vm CMD=.. run a command in the VM (see scripts/host/vm-run --help)
 #   make bench     benchmarks: iohook kernel vs the same without, side by side
 #   make bench-probe  what an armed MMIO miss would cost through per-site
 #                  detours, against today's (one boot of the bench kernel)
@@ -36,13 +36,13 @@ KVER_OR_DEFAULT := $(or $(KVER),6.12)
 all: kernel
 
 deps:
-	@scripts/deps
+	@scripts/host/deps
 
 kernel: deps
-	@scripts/build-kernel
+	@scripts/host/build-kernel
 
 selftests: kernel
-	@scripts/build-selftests
+	@scripts/host/build-selftests
 
 check: deps
 	@scripts/check
@@ -51,7 +51,7 @@ demo: kernel selftests
 	@scripts/demo
 
 vm: kernel
-	@scripts/vm-run -- $(CMD)
+	@scripts/host/vm-run -- $(CMD)
 
 bench: deps
 	@scripts/bench
@@ -60,7 +60,7 @@ bench-probe: deps
 	@scripts/bench-probe
 
 series: deps
-	@scripts/series $(SERIES_OUT)
+	@scripts/host/series $(SERIES_OUT)
 
 fuzz: deps
 	@$(MAKE) -s -C tools/testing/selftests/iohook/fuzz run OUT=$(BUILD_DIR)/fuzz \

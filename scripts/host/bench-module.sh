@@ -1,15 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # bench-module.sh - sourced by scripts/bench and scripts/bench-probe, after
-# scripts/kver.sh: build the bench kernel with iohook ("modules" gives
+# scripts/host/kver.sh: build the bench kernel with iohook ("modules" gives
 # Module.symvers and the linker script for ours), then build every
 # module of tools/testing/selftests/iohook/bench/ against it in
 # $1/module, a fresh copy. Sets HOOK to the kernel's object directory.
 bench_build_modules() {
 	local out=$1
 
-	"$REPO/scripts/deps"
-	TARGETS="bzImage modules" VARIANT=bench-hook "$REPO/scripts/build-kernel"
+	"$REPO/scripts/host/deps"
+	TARGETS="bzImage modules" VARIANT=bench-hook "$REPO/scripts/host/build-kernel"
 	HOOK=$KDIR/obj-bench-hook
 	rm -rf "$out"
 	mkdir -p "$out/module"
