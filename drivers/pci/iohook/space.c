@@ -21,10 +21,16 @@ struct static_key_false iohook_io_key = STATIC_KEY_FALSE_INIT;
 EXPORT_SYMBOL(iohook_io_key);
 struct static_key_false iohook_pci_key = STATIC_KEY_FALSE_INIT;
 
-struct iohook_space_state iohook_spaces[IOHOOK_NR_SPACES] = {
-	[IOHOOK_SPACE_PCI] = { .key = &iohook_pci_key, .name = "pciconf" },
-	[IOHOOK_SPACE_MEM] = { .key = &iohook_mem_key, .name = "mem" },
-	[IOHOOK_SPACE_IO] = { .key = &iohook_io_key, .name = "io" },
+/* Zero-initialised, so that the filters take no room in the image. */
+struct iohook_space_state iohook_spaces[IOHOOK_NR_SPACES];
+
+static const struct {
+	struct static_key_false *key;
+	const char *name;
+} iohook_space_ids[IOHOOK_NR_SPACES] __initconst = {
+	[IOHOOK_SPACE_PCI] = { &iohook_pci_key, "pciconf" },
+	[IOHOOK_SPACE_MEM] = { &iohook_mem_key, "mem" },
+	[IOHOOK_SPACE_IO] = { &iohook_io_key, "io" },
 };
 
 /* The store lock: space.h says what it serialises. */
@@ -35,8 +41,12 @@ static int __init iohook_space_init(void)
 	int i;
 
 	for (i = 0; i < IOHOOK_NR_SPACES; i++) {
-		mt_init_flags(&iohook_spaces[i].overrides, MT_FLAGS_USE_RCU);
-		mt_init_flags(&iohook_spaces[i].selectors, MT_FLAGS_USE_RCU);
+		struct iohook_space_state *sp = &iohook_spaces[i];
+
+		sp->key = iohook_space_ids[i].key;
+		sp->name = iohook_space_ids[i].name;
+		mt_init_flags(&sp->overrides, MT_FLAGS_USE_RCU);
+		mt_init_flags(&sp->selectors, MT_FLAGS_USE_RCU);
 	}
 	return 0;
 }
