@@ -24,10 +24,12 @@ struct static_key_false iohook_pci_key = STATIC_KEY_FALSE_INIT;
 /* Zero-initialised, so that the filters take no room in the image. */
 struct iohook_space_state iohook_spaces[IOHOOK_NR_SPACES];
 
-static const struct {
+struct iohook_space_id {
 	struct static_key_false *key;
 	const char *name;
-} iohook_space_ids[IOHOOK_NR_SPACES] __initconst = {
+};
+
+static const struct iohook_space_id iohook_space_ids[IOHOOK_NR_SPACES] __initconst = {
 	[IOHOOK_SPACE_PCI] = { &iohook_pci_key, "pciconf" },
 	[IOHOOK_SPACE_MEM] = { &iohook_mem_key, "mem" },
 	[IOHOOK_SPACE_IO] = { &iohook_io_key, "io" },

@@ -117,7 +117,7 @@ TEST_F(ovr, several_entries_one_write)
 	char list[1024];
 
 	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/add",
-				 "f0 1 11 ff rw; f2 2 3344 ffff ro\nfc 1 1 1 ro\n"));
+					"f0 1 11 ff rw; f2 2 3344 ffff ro\nfc 1 1 1 ro\n"));
 	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 	EXPECT_EQ(0x33440011, pci_read_long(self->rp2, 0xf0));
 	dir_listing(RP2_OVR, list, sizeof(list));
@@ -209,7 +209,7 @@ TEST_F(ovr, errors_leave_state_unchanged)
 	dir_listing(IOHOOK_SYS "/pciconf", gbefore, sizeof(gbefore));
 	for (i = 0; i < ARRAY_SIZE(global); i++)
 		EXPECT_EQ(global[i].err, iohook_sysfs_write(IOHOOK_SYS "/pciconf/add",
-						     global[i].entry))
+							    global[i].entry))
 			TH_LOG("global entry %u", i);
 	/* Text after a NUL byte is not silently ignored. */
 	EXPECT_EQ(-EINVAL, sysfs_write_bytes(RP2_OVR "/add", "f0 1 1 1 ro\0zz", 14));
@@ -432,7 +432,7 @@ TEST_F(ovr, bar_io_entry_seen_by_dev_port)
 	if (base <= 0)
 		SKIP(return, "no e1000e I/O BAR");
 	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" NIC "/overrides/add",
-				 "bar2+0 4 12345678 ffffffff ro"));
+					"bar2+0 4 12345678 ffffffff ro"));
 	snprintf(path, sizeof(path), IOHOOK_SYS "/io/%llx", base);
 	EXPECT_TRUE(path_exists("%s", path));
 	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
@@ -610,7 +610,7 @@ TEST_F(ovr, uevents_once_views_silent)
 	fd = iohook_uevent_open(0);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" NIC "/overrides/add",
-				 "bar0+10 4 0 1 ro; 404 1 0 1 ro"));
+					"bar0+10 4 0 1 ro; 404 1 0 1 ro"));
 	EXPECT_EQ(2, uevent_collect_iohook(fd, 500, events, sizeof(events)))
 		TH_LOG("%s", events);
 	EXPECT_NE(NULL, strstr(events, "IOHOOK_DEVICE=" NIC)) TH_LOG("%s", events);
@@ -723,8 +723,8 @@ TEST_F(ovr, conditional_entries_select_by_last_write)
 
 	hw = pci_read_long(self->rp2, 0xf4);
 	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/add",
-				 "f4 4 aaaa ffff ro sel=f0:4&ff=1; "
-				 "f4 4 bbbb ffff ro sel=f0:4&ff=2"));
+					"f4 4 aaaa ffff ro sel=f0:4&ff=1; "
+					"f4 4 bbbb ffff ro sel=f0:4&ff=2"));
 	EXPECT_TRUE(path_exists(RP2_OVR "/f4@1"));
 	EXPECT_TRUE(path_exists(RP2_OVR "/f4@2"));
 	EXPECT_FALSE(path_exists(RP2_OVR "/f4"));
@@ -807,7 +807,7 @@ TEST_F(ovr, conditional_and_policy_errors)
 		EXPECT_STREQ(before, after) TH_LOG("entry '%s'", cases[i].entry);
 	}
 	EXPECT_EQ(-EXDEV, iohook_sysfs_write(IOHOOK_SYS "/pciconf/add",
-				      RP2 "+f4 4 0 ff ro sel=" RP1 "+f0:4=1"));
+					     RP2 "+f4 4 0 ff ro sel=" RP1 "+f0:4=1"));
 	EXPECT_EQ(-EINVAL, iohook_sysfs_write(RP2_OVR "/remove", "e2@zz"));
 	EXPECT_EQ(-ENOENT, iohook_sysfs_write(RP2_OVR "/remove", "e2@1"));
 	EXPECT_TRUE(path_exists(RP2_OVR "/e2"));

@@ -43,7 +43,6 @@ typedef int64_t s64;
 #define PCI_DEVFN(slot, func)	((((slot) & 0x1f) << 3) | ((func) & 0x07))
 #define DECLARE_STATIC_KEY_FALSE(name)	extern int name
 
-
 static inline int hex_to_bin(unsigned char ch)
 {
 	if (ch >= '0' && ch <= '9')
