@@ -16,6 +16,7 @@
  * - removing an override (store.c) waits for a grace period before it
  *   turns keys off.
  */
+#include <linux/cpu.h>
 #include <linux/export.h>
 #include <linux/jump_label.h>
 #include <linux/maple_tree.h>
@@ -33,7 +34,7 @@ bool iohook_armed;
  * iohook_update_keys() - turn each space's key on exactly when it is
  * armed and non-empty
  *
- * Called with iohook_mutex held, after an add, or after a removal has
+ * Called under iohook_lock(), after an add, or after a removal has
  * waited for a grace period: a key goes off only when no access can
  * still need the slow path.
  */
@@ -41,15 +42,16 @@ void iohook_update_keys(void)
 {
 	int i;
 
+	lockdep_assert_cpus_held();
 	lockdep_assert_held(&iohook_mutex);
 	for (i = 0; i < IOHOOK_NR_SPACES; i++) {
 		struct iohook_space_state *sp = &iohook_spaces[i];
 		bool want = iohook_armed && !mtree_empty(&sp->overrides);
 
 		if (want && !static_key_enabled(sp->key))
-			static_branch_enable(sp->key);
+			static_branch_enable_cpuslocked(sp->key);
 		else if (!want && static_key_enabled(sp->key))
-			static_branch_disable(sp->key);
+			static_branch_disable_cpuslocked(sp->key);
 	}
 }
 
@@ -88,7 +90,7 @@ void iohook_arm(void)
 {
 	int i;
 
-	mutex_lock(&iohook_mutex);
+	iohook_lock();
 	if (!iohook_armed)
 		iohook_sel_forget_all();
 	iohook_reset_policies();
@@ -96,10 +98,10 @@ void iohook_arm(void)
 		struct iohook_space_state *sp = &iohook_spaces[i];
 
 		if (!mtree_empty(&sp->overrides) && !static_key_enabled(sp->key))
-			static_branch_enable(sp->key);
+			static_branch_enable_cpuslocked(sp->key);
 	}
 	WRITE_ONCE(iohook_armed, true);
-	mutex_unlock(&iohook_mutex);
+	iohook_unlock();
 }
 EXPORT_SYMBOL_GPL(iohook_arm);
 
@@ -114,13 +116,13 @@ EXPORT_SYMBOL_GPL(iohook_arm);
  */
 void iohook_disarm(void)
 {
-	mutex_lock(&iohook_mutex);
+	iohook_lock();
 	if (iohook_armed) {
 		WRITE_ONCE(iohook_armed, false);
 		synchronize_rcu();
 	}
 	iohook_update_keys();
-	mutex_unlock(&iohook_mutex);
+	iohook_unlock();
 }
 EXPORT_SYMBOL_GPL(iohook_disarm);
 

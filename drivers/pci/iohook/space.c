@@ -3,6 +3,7 @@
  * The address spaces (space.h): their state, their static keys and the
  * lock every change takes.
  */
+#include <linux/cpu.h>
 #include <linux/export.h>
 #include <linux/init.h>
 #include <linux/jump_label.h>
@@ -37,6 +38,38 @@ static const struct iohook_space_id iohook_space_ids[IOHOOK_NR_SPACES] __initcon
 
 /* The store lock: space.h says what it serialises. */
 DEFINE_MUTEX(iohook_mutex);
+
+/*
+ * The lock order is cpu_hotplug_lock, then iohook_mutex, everywhere:
+ * - flipping a static key takes the CPU-hotplug lock (to patch text);
+ * - ioremap() and iounmap() take iohook_mutex (mappings.c), and run in
+ *   CPU-online callbacks, which hold the hotplug lock for writing.
+ * So a change that may flip a key takes the hotplug lock (for reading)
+ * before iohook_mutex, with iohook_lock(), and flips with the
+ * _cpuslocked calls (arm.c). Taking the mutex first and the hotplug lock
+ * inside it, in static_branch_enable(), would deadlock against a CPU
+ * coming online that ioremaps.
+ */
+
+/**
+ * iohook_lock() - take the store lock for a change that may flip a key
+ *
+ * Takes cpus_read_lock(), then iohook_mutex. Process context only.
+ */
+void iohook_lock(void)
+{
+	cpus_read_lock();
+	mutex_lock(&iohook_mutex);
+}
+
+/**
+ * iohook_unlock() - release what iohook_lock() took
+ */
+void iohook_unlock(void)
+{
+	mutex_unlock(&iohook_mutex);
+	cpus_read_unlock();
+}
 
 static int __init iohook_space_init(void)
 {

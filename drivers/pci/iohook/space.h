@@ -46,8 +46,15 @@ struct iohook_space_state {
 
 extern struct iohook_space_state iohook_spaces[IOHOOK_NR_SPACES];
 
-/* Serialises every change of overrides, selectors, mappings and arming. */
+/*
+ * Serialises every change of overrides, selectors, mappings and arming.
+ * A change that may flip a static key takes it with iohook_lock(): see
+ * space.c for the order against the CPU-hotplug lock.
+ */
 extern struct mutex iohook_mutex;
+
+void iohook_lock(void);
+void iohook_unlock(void);
 
 /* An RCU pointer of the store, read by a writer that holds its lock. */
 #define iohook_protected(p) \

@@ -292,7 +292,7 @@ int iohook_add_many(const struct iohook_spec *specs, unsigned int n)
 		}
 	}
 
-	mutex_lock(&iohook_mutex);
+	iohook_lock();
 	for (i = 0; i < n; i++) {
 		struct iohook_selector *spare = p[i].sel;
 
@@ -362,7 +362,7 @@ int iohook_add_many(const struct iohook_spec *specs, unsigned int n)
 		blocking_notifier_call_chain(&iohook_notifier,
 					     IOHOOK_EVENT_ADD, &spec);
 	}
-	mutex_unlock(&iohook_mutex);
+	iohook_unlock();
 	kvfree(p);
 	return 0;
 
@@ -374,7 +374,7 @@ abort:
 					     IOHOOK_EVENT_ABORT,
 					     (void *)&specs[i]);
 unlock:
-	mutex_unlock(&iohook_mutex);
+	iohook_unlock();
 free:
 	for (i = 0; i < n; i++) {
 		kfree(p[i].ov);
@@ -547,7 +547,7 @@ int iohook_remove(enum iohook_space space, u64 addr, const u64 *when)
 	if (space >= IOHOOK_NR_SPACES)
 		return ret;
 	iohook_dead_init(&dead);
-	mutex_lock(&iohook_mutex);
+	iohook_lock();
 	if (when) {
 		ret = iohook_find_start(space, addr, when, &ov);
 		if (!ret)
@@ -558,7 +558,7 @@ int iohook_remove(enum iohook_space space, u64 addr, const u64 *when)
 						-ENOENT;
 	}
 	iohook_free_dead(&dead);
-	mutex_unlock(&iohook_mutex);
+	iohook_unlock();
 	return ret;
 }
 EXPORT_SYMBOL_GPL(iohook_remove);
@@ -585,7 +585,7 @@ int iohook_remove_range(enum iohook_space space, u64 first, u64 last)
 	if (space >= IOHOOK_NR_SPACES)
 		return -EINVAL;
 	iohook_dead_init(&dead);
-	mutex_lock(&iohook_mutex);
+	iohook_lock();
 	while ((ov = mt_find(&iohook_spaces[space].overrides, &index, last))) {
 		unsigned int k = 0;
 
@@ -599,7 +599,7 @@ int iohook_remove_range(enum iohook_space space, u64 first, u64 last)
 		n += k;
 	}
 	iohook_free_dead(&dead);
-	mutex_unlock(&iohook_mutex);
+	iohook_unlock();
 	return ret ?: n;
 }
 EXPORT_SYMBOL_GPL(iohook_remove_range);
