@@ -71,6 +71,24 @@ int iohook_parse_hex(const char *s, u64 *v)
 	return kstrtou64(s, 16, v) ? -EINVAL : 0;
 }
 
+/**
+ * iohook_parse_dec() - parse a decimal number as the integer files take it
+ * @s: the text: decimal digits, without a sign or a leading zero (but
+ *     "0" itself), and at most a final newline
+ * @v: the number
+ *
+ * Stricter than kstrtouint(), which takes "+1", "01" and, in base 0,
+ * "010" as eight: a number has one spelling, so a typo is an error.
+ *
+ * Return: 0, or -EINVAL (also for a number above UINT_MAX).
+ */
+int iohook_parse_dec(const char *s, unsigned int *v)
+{
+	if (!isdigit(*s) || (s[0] == '0' && isdigit(s[1])))
+		return -EINVAL;
+	return kstrtouint(s, 10, v) ? -EINVAL : 0;
+}
+
 /*
  * Exactly @min to @max hex digits from *@s, then @sep; advances *@s past
  * @sep.

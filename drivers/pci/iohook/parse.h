@@ -46,6 +46,7 @@ struct iohook_entry {
 #define IOHOOK_ENTRY_SEPARATORS	"\n;"
 
 int iohook_parse_hex(const char *s, u64 *v);
+int iohook_parse_dec(const char *s, unsigned int *v);
 int iohook_parse_location(const char *tok, struct iohook_location *loc);
 int iohook_parse_entry(char *line, struct iohook_entry *e);
 int iohook_parse_name(char *tok, struct iohook_location *loc, bool *has_when,

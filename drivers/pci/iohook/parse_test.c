@@ -196,11 +196,32 @@ static void iohook_test_parse_name(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, iohook_parse_name(tok, &loc, &has, &when), -EINVAL);
 }
 
+/* The integer files' numbers: one spelling each. */
+static void iohook_test_parse_dec(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"", "\n", "+1", "-1", "01", "0001", "010", "0x1", " 1", "1 ",
+		"1\n\n", "4294967296", "1x",
+	};
+	unsigned int v, i;
+
+	KUNIT_EXPECT_EQ(test, iohook_parse_dec("0", &v), 0);
+	KUNIT_EXPECT_EQ(test, v, 0U);
+	KUNIT_EXPECT_EQ(test, iohook_parse_dec("1\n", &v), 0);
+	KUNIT_EXPECT_EQ(test, v, 1U);
+	KUNIT_EXPECT_EQ(test, iohook_parse_dec("4294967295", &v), 0);
+	KUNIT_EXPECT_EQ(test, v, 4294967295U);
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, iohook_parse_dec(bad[i], &v), -EINVAL,
+				    "\"%s\"", bad[i]);
+}
+
 static struct kunit_case iohook_parse_cases[] = {
 	KUNIT_CASE_PARAM(iohook_test_parse_location, iohook_loc_gen_params),
 	KUNIT_CASE(iohook_test_parse_entry),
 	KUNIT_CASE(iohook_test_parse_options),
 	KUNIT_CASE(iohook_test_parse_name),
+	KUNIT_CASE(iohook_test_parse_dec),
 	{}
 };
 

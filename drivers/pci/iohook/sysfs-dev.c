@@ -24,7 +24,6 @@
  * it.
  */
 #include <linux/device.h>
-#include <linux/kstrtox.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
@@ -214,7 +213,7 @@ static ssize_t fire_irq_store(struct device *dev,
 	if (ret)
 		return ret;
 	if (iohook_sysfs_text(buf, count) ||
-	    (!iohook_blank(buf) && kstrtouint(buf, 0, &index)))
+	    (!iohook_blank(buf) && iohook_parse_dec(buf, &index)))
 		return -EINVAL;
 	ret = iohook_fire_pci_vector(pdev, index, &irq);
 	if (ret)

@@ -12,7 +12,6 @@
  * made and removed by the store's notifier, whoever adds the override.
  */
 #include <linux/init.h>
-#include <linux/kstrtox.h>
 #include <linux/notifier.h>
 #include <linux/pci.h>
 #include <linux/slab.h>
@@ -114,7 +113,7 @@ static ssize_t armed_store(struct kobject *kobj, struct kobj_attribute *attr,
 	ret = iohook_sysfs_write_allowed();
 	if (ret)
 		return ret;
-	if (iohook_sysfs_text(buf, count) || kstrtouint(buf, 10, &arm) ||
+	if (iohook_sysfs_text(buf, count) || iohook_parse_dec(buf, &arm) ||
 	    arm > 1)
 		return -EINVAL;
 	if (arm)
@@ -134,7 +133,7 @@ static ssize_t fire_irq_store(struct kobject *kobj,
 	ret = iohook_sysfs_write_allowed();
 	if (ret)
 		return ret;
-	if (iohook_sysfs_text(buf, count) || kstrtouint(buf, 0, &irq))
+	if (iohook_sysfs_text(buf, count) || iohook_parse_dec(buf, &irq))
 		return -EINVAL;
 	ret = iohook_fire_irq(irq);
 	return ret ?: count;

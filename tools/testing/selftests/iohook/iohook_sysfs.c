@@ -218,6 +218,11 @@ TEST_F(ovr, errors_leave_state_unchanged)
 	EXPECT_EQ(-EINVAL, sysfs_write_bytes(ARMED, "1\0", 2));
 	EXPECT_EQ(-EINVAL, iohook_sysfs_write(ARMED, "1x"));
 	EXPECT_EQ(-EINVAL, iohook_sysfs_write(ARMED, "2"));
+	/* "0" and "1" have one spelling each. */
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(ARMED, "+1"));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(ARMED, "01"));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(ARMED, "0001"));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(ARMED, " 1"));
 	EXPECT_EQ(-EINVAL, iohook_sysfs_write(RP2_OVR "/e2/value", "+1"));
 	dir_listing(IOHOOK_SYS "/pciconf", gafter, sizeof(gafter));
 	EXPECT_STREQ(gbefore, gafter);
@@ -463,6 +468,14 @@ TEST_F(ovr, fire_irq_root_port)
 	EXPECT_TRUE(WAIT_FOR(iohook_irq_count(irq) == before + 2, 2000));
 	EXPECT_EQ(-ERANGE, iohook_sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "1"));
 	EXPECT_EQ(-EINVAL, iohook_sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "one"));
+	/* Decimal, one spelling: no octal "010", no sign, no "0x". */
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "00"));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "+0"));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0x0"));
+	/* A write of no bytes never reaches the file (kernfs): nothing fires. */
+	EXPECT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", ""));
+	msleep(200);
+	EXPECT_EQ(before + 2, iohook_irq_count(irq));
 	EXPECT_EQ(-ENXIO, iohook_sysfs_write(PCI_DEVS "/0000:00:00.0/fire_irq", "0"));
 }
 
@@ -538,6 +551,10 @@ TEST_F(ovr, global_fire_irq_level_triggered)
 	EXPECT_EQ(before + 1, iohook_irq_count(irq));
 	EXPECT_EQ(-EINVAL, iohook_sysfs_write(IOHOOK_SYS "/fire_irq", "100000"));
 	EXPECT_EQ(-EINVAL, iohook_sysfs_write(IOHOOK_SYS "/fire_irq", "x"));
+	/* Base 10 only: "010" is not IRQ 8. */
+	EXPECT_EQ(-EINVAL, sysfs_writef(IOHOOK_SYS "/fire_irq", "0%d", irq));
+	EXPECT_EQ(-EINVAL, sysfs_writef(IOHOOK_SYS "/fire_irq", "+%d", irq));
+	EXPECT_EQ(-EINVAL, sysfs_writef(IOHOOK_SYS "/fire_irq", "0x%x", irq));
 	EXPECT_EQ(-EIO, iohook_sysfs_write(IOHOOK_SYS "/fire_irq", "3"));	/* no handler */
 }
 

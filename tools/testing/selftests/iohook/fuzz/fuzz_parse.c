@@ -130,12 +130,31 @@ static void one_entry(const char *text)
 	free(copy);
 }
 
+/*
+ * The integer files (armed, fire_irq): a number has one spelling, so an
+ * accepted text is exactly the number's decimal form, with or without
+ * one newline.
+ */
+static void one_integer(const char *text)
+{
+	char again[16];
+	unsigned int v;
+
+	if (iohook_parse_dec(text, &v))
+		return;
+	snprintf(again, sizeof(again), "%u", v);
+	CHECK(!strcmp(text, again) ||
+	      (!strncmp(text, again, strlen(again)) &&
+	       !strcmp(text + strlen(again), "\n")));
+}
+
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	char *buf = malloc(size + 1), *rest = buf, *line;
 
 	memcpy(buf, data, size);
 	buf[size] = '\0';
+	one_integer(buf);
 	/* As the "add" file splits a write (a NUL ends it early here). */
 	while ((line = strsep(&rest, IOHOOK_ENTRY_SEPARATORS)))
 		if (!iohook_blank(line))

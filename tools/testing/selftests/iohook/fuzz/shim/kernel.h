@@ -137,4 +137,17 @@ static inline int kstrtou64(const char *s, unsigned int base, u64 *res)
 	return ret;
 }
 
+static inline int kstrtouint(const char *s, unsigned int base, unsigned int *res)
+{
+	unsigned long long v;
+	int ret = kstrtoull(s, base, &v);
+
+	if (ret)
+		return ret;
+	if (v > UINT_MAX)
+		return -ERANGE;
+	*res = v;
+	return 0;
+}
+
 #endif
