@@ -169,20 +169,23 @@ static int iohook_resolve_dev(struct iohook_dir *dir,
 	}
 }
 
-static void iohook_dev_remove_all(struct iohook_dir *dir)
+static int iohook_dev_remove_all(struct iohook_dir *dir)
 {
 	struct pci_dev *pdev = to_ipdev(dir)->pdev;
 	u64 base = iohook_cfg_base(pdev);
 	unsigned int bar;
+	int ret;
 
-	iohook_remove_range(IOHOOK_SPACE_PCI, base, base + IOHOOK_PCI_CFG_MAX);
-	for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {
+	ret = iohook_remove_range(IOHOOK_SPACE_PCI, base,
+				  base + IOHOOK_PCI_CFG_MAX);
+	for (bar = 0; ret >= 0 && bar < PCI_STD_NUM_BARS; bar++) {
 		struct resource *res = &pdev->resource[bar];
 
 		if (iohook_bar_valid(pdev, bar))
-			iohook_remove_range(iohook_bar_space(res), res->start,
-					    res->end);
+			ret = iohook_remove_range(iohook_bar_space(res),
+						  res->start, res->end);
 	}
+	return ret < 0 ? ret : 0;
 }
 
 static void iohook_pdev_release(struct iohook_dir *dir)

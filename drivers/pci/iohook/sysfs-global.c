@@ -82,9 +82,11 @@ static int iohook_resolve_global(struct iohook_dir *dir,
 	return 0;
 }
 
-static void iohook_space_remove_all(struct iohook_dir *dir)
+static int iohook_space_remove_all(struct iohook_dir *dir)
 {
-	iohook_remove_range(to_space_dir(dir)->space, 0, ULONG_MAX);
+	int ret = iohook_remove_range(to_space_dir(dir)->space, 0, ULONG_MAX);
+
+	return ret < 0 ? ret : 0;
 }
 
 static void iohook_space_release(struct iohook_dir *dir)

@@ -73,7 +73,8 @@ static char *iohook_sysfs_token(const char *buf, size_t count)
  *       condition value), or "all"
  * @count: its length
  *
- * Return: @count, or -EINVAL, -ENOENT, -EPERM.
+ * Return: @count, or -EINVAL, -ENOENT, -EPERM, or -ENOMEM if the store
+ * could not change (for "all": those not yet removed stay, intact).
  */
 ssize_t iohook_sysfs_remove(struct iohook_dir *dir, const char *buf,
 			    size_t count)
@@ -92,7 +93,7 @@ ssize_t iohook_sysfs_remove(struct iohook_dir *dir, const char *buf,
 	if (IS_ERR(tok))
 		return PTR_ERR(tok);
 	if (!strcmp(tok, "all")) {
-		dir->ops->remove_all(dir);
+		ret = dir->ops->remove_all(dir);
 	} else {
 		ret = iohook_parse_name(tok, &e.loc, &has_when, &when);
 		if (!ret)

@@ -25,13 +25,14 @@ struct iohook_dir;
  * @resolve: turn a parsed entry's location into a spec's space and
  *	     address, as this directory names locations; -EINVAL or -ERANGE
  *	     if it names none here
- * @remove_all: remove every override this directory covers ("remove all")
+ * @remove_all: remove every override this directory covers ("remove all");
+ *		0, or the first error (those not yet removed then stay)
  * @release: free the structure the directory is embedded in
  */
 struct iohook_dir_ops {
 	int (*resolve)(struct iohook_dir *dir, const struct iohook_entry *e,
 		       struct iohook_spec *spec);
-	void (*remove_all)(struct iohook_dir *dir);
+	int (*remove_all)(struct iohook_dir *dir);
 	void (*release)(struct iohook_dir *dir);
 };
 

@@ -339,4 +339,76 @@ TEST_F_TIMEOUT(fz, add_all_or_nothing_every_site, 14400)
 	expect_all_removed(_metadata);
 }
 
+/*
+ * "remove all" under fail-nth: every fault point of the write fails in
+ * turn, on a device's overrides/ and on a global space directory. A
+ * write that says success removed everything; one that fails says
+ * ENOMEM (the overrides not yet removed stay). Before issue 31's fix the
+ * error of the tree change was dropped and the write said success with
+ * overrides left.
+ */
+TEST_F_TIMEOUT(fz, remove_all_reports_failure, 1800)
+{
+	static char buf[1024];
+	long injected = 0, nomem = 0, failures = 0;
+	unsigned int nth, left, k, d;
+	int fail_nth;
+
+	fail_nth = open("/proc/thread-self/fail-nth", O_RDWR);
+	if (fail_nth < 0)
+		SKIP(return, "no fail-nth (CONFIG_FAULT_INJECTION) in this kernel");
+	if (!fault_setup("failslab") || !fault_setup("fail_page_alloc"))
+		SKIP(return, "no failslab or fail_page_alloc in this kernel");
+	iohook_sysfs_write("/sys/kernel/debug/failslab/cache-filter", "N");
+	iohook_sysfs_write("/sys/kernel/debug/fail_page_alloc/min-order", "0");
+	iohook_sysfs_write("/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem", "N");
+	for (d = 0; d < 2; d++) {
+		const char *dir = d ? IOHOOK_SYS "/mem" : RP2_OVR;
+		char add[128], remove[128];
+		size_t len = 0;
+
+		snprintf(add, sizeof(add), "%s/add", dir);
+		snprintf(remove, sizeof(remove), "%s/remove", dir);
+		for (k = 0; k < 8; k++)
+			len += d ? snprintf(buf + len, sizeof(buf) - len, "%llx 4 1 ff ro;",
+					    MEM_SAFE + k * 0x1000) :
+				   snprintf(buf + len, sizeof(buf) - len, "%x 1 0 ff wc;",
+					    0xf0 + 2 * k);
+		for (nth = 1; nth < 500; nth++) {
+			int err, entries;
+
+			ASSERT_EQ(0, sysfs_write_bytes(add, buf, len));
+			ASSERT_EQ(8, dir_entries(dir));
+			err = add_failing_nth(fail_nth, remove, "all", 3, nth, &left);
+			ASSERT_NE(-EBADF, err);
+			entries = dir_entries(dir);
+			if (left) {
+				/* Past the last point: a removal like any other. */
+				EXPECT_EQ(0, err);
+				EXPECT_EQ(0, entries);
+				TH_LOG("%s: %u fault points failed in turn", dir, nth - 1);
+				break;
+			}
+			injected++;
+			if (!err && entries) {
+				failures++;
+				TH_LOG("%s, point %u: success with %d left", dir, nth, entries);
+			} else if (err && err != -ENOMEM) {
+				failures++;
+				TH_LOG("%s, point %u: errno %d", dir, nth, -err);
+			}
+			nomem += err == -ENOMEM;
+			remove_everything();
+			ASSERT_EQ(0, dir_entries(dir));
+		}
+	}
+	close(fail_nth);
+	fault_teardown("failslab");
+	fault_teardown("fail_page_alloc");
+	TH_LOG("%ld injected removals: %ld ENOMEM", injected, nomem);
+	EXPECT_EQ(0, failures);
+	EXPECT_GT(nomem, 0);
+	expect_all_removed(_metadata);
+}
+
 TEST_HARNESS_MAIN
