@@ -247,22 +247,25 @@ static int iohook_dev_populate_one(const struct iohook_spec *spec, void *data)
 {
 	struct pci_dev *pdev = data;
 	struct iohook_pdev *ip;
+	int ret = 0;
 
 	if (spec->flags & IOHOOK_F_NO_SYSFS)
 		return 0;
 	mutex_lock(&iohook_sysfs_mutex);
 	ip = iohook_pdev_find(pdev);
 	if (ip)
-		iohook_dev_show(ip, spec);
+		ret = iohook_dev_show(ip, spec);
 	mutex_unlock(&iohook_sysfs_mutex);
-	return 0;
+	return ret < 0 ? ret : 0;
 }
 
 /*
  * Rebuild @pdev's view from the store: drop every directory (their names
  * may be stale), then show the overrides at the device's current
  * addresses. An override added meanwhile is shown by the notifier, and
- * the walk skips it.
+ * the walk skips it. If a directory cannot be made (no memory), the view
+ * stays incomplete, and the kernel log says so: the overrides themselves
+ * are in the store, and in /sys/kernel/iohook, whatever the view shows.
  */
 static void iohook_dev_populate(struct pci_dev *pdev)
 {
@@ -270,6 +273,7 @@ static void iohook_dev_populate(struct pci_dev *pdev)
 	struct iohook_pdev *ip;
 	unsigned int bar;
 	LIST_HEAD(stale);
+	int ret;
 
 	mutex_lock(&iohook_sysfs_mutex);
 	ip = iohook_pdev_find(pdev);
@@ -281,16 +285,19 @@ static void iohook_dev_populate(struct pci_dev *pdev)
 	if (!ip)
 		return;
 
-	iohook_for_each(IOHOOK_SPACE_PCI, base, base + IOHOOK_PCI_CFG_MAX,
-			iohook_dev_populate_one, pdev);
-	for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {
+	ret = iohook_for_each(IOHOOK_SPACE_PCI, base, base + IOHOOK_PCI_CFG_MAX,
+			      iohook_dev_populate_one, pdev);
+	for (bar = 0; !ret && bar < PCI_STD_NUM_BARS; bar++) {
 		struct resource *res = &pdev->resource[bar];
 
 		if (iohook_bar_valid(pdev, bar))
-			iohook_for_each(iohook_bar_space(res), res->start,
-					res->end, iohook_dev_populate_one,
-					pdev);
+			ret = iohook_for_each(iohook_bar_space(res), res->start,
+					      res->end, iohook_dev_populate_one,
+					      pdev);
 	}
+	if (ret)
+		pci_warn(pdev, "iohook: overrides/ shows only part of the device's overrides (%d); /sys/kernel/iohook lists them all\n",
+			 ret);
 }
 
 static void iohook_dev_add(struct pci_dev *pdev)
