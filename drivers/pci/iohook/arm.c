@@ -83,16 +83,25 @@ static void iohook_reset_policies(void)
  *
  * Every arm restarts the policies' counting (and so their exhaustion and
  * their probability sequence); arming from the disarmed state also makes
- * every selector's recorded value unknown. Must be called in process
- * context.
+ * every selector's recorded value unknown. The counts restart with no
+ * access in between: an access that counted in the new run while
+ * another still saw the old run's counts would be declined by an
+ * exhausted count, or counted in one and not the other. So arming while
+ * armed first disarms for one grace period (accesses then see the
+ * hardware, and selector writes are not recorded), resets, and arms.
+ * Must be called in process context.
  */
 void iohook_arm(void)
 {
 	int i;
 
 	iohook_lock();
-	if (!iohook_armed)
+	if (iohook_armed) {
+		WRITE_ONCE(iohook_armed, false);
+		synchronize_rcu();
+	} else {
 		iohook_sel_forget_all();
+	}
 	iohook_reset_policies();
 	for (i = 0; i < IOHOOK_NR_SPACES; i++) {
 		struct iohook_space_state *sp = &iohook_spaces[i];
