@@ -161,6 +161,39 @@ TEST_F_TIMEOUT(fz, add_all_or_nothing_under_failslab, 3600)
 }
 
 /*
+ * Open this task's fail-nth, and let failslab and fail_page_alloc fail
+ * any slab cache and any page order: fail-nth counts only the points
+ * those filters let through. Returns the fd, or -1 with *@why saying
+ * what this kernel lacks.
+ */
+static int fail_nth_setup(const char **why)
+{
+	int fd = open("/proc/thread-self/fail-nth", O_RDWR);
+
+	if (fd < 0) {
+		*why = "no fail-nth (CONFIG_FAULT_INJECTION) in this kernel";
+		return -1;
+	}
+	if (!fault_setup("failslab") || !fault_setup("fail_page_alloc")) {
+		close(fd);
+		*why = "no failslab or fail_page_alloc in this kernel";
+		return -1;
+	}
+	iohook_sysfs_write("/sys/kernel/debug/failslab/cache-filter", "N");
+	iohook_sysfs_write("/sys/kernel/debug/fail_page_alloc/min-order", "0");
+	iohook_sysfs_write("/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem", "N");
+	return fd;
+}
+
+static void fail_nth_teardown(int fd)
+{
+	close(fd);
+	iohook_sysfs_write("/sys/kernel/debug/failslab/cache-filter", "N");
+	fault_teardown("failslab");
+	fault_teardown("fail_page_alloc");
+}
+
+/*
  * An add whose @nth fault-injection point fails (the kernel's per-task
  * fail-nth: Documentation/fault-injection/fault-injection.rst), counting
  * every slab and page allocation the write makes from its open() on:
@@ -235,17 +268,12 @@ TEST_F_TIMEOUT(fz, add_all_or_nothing_every_site, 14400)
 	static bool failed[5000];
 	long injected_adds = 0, failures = 0, nomem = 0;
 	unsigned int s, nth, k, points, left, tried;
+	const char *why;
 	int fail_nth;
 
-	fail_nth = open("/proc/thread-self/fail-nth", O_RDWR);
+	fail_nth = fail_nth_setup(&why);
 	if (fail_nth < 0)
-		SKIP(return, "no fail-nth (CONFIG_FAULT_INJECTION) in this kernel");
-	if (!fault_setup("failslab") || !fault_setup("fail_page_alloc"))
-		SKIP(return, "no failslab or fail_page_alloc in this kernel");
-	/* fail-nth counts only the points these filters let through. */
-	iohook_sysfs_write("/sys/kernel/debug/failslab/cache-filter", "N");
-	iohook_sysfs_write("/sys/kernel/debug/fail_page_alloc/min-order", "0");
-	iohook_sysfs_write("/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem", "N");
+		SKIP(return, "%s", why);
 	for (s = 0; s < 2 * ARRAY_SIZE(sizes) && failures < 10; s++) {
 		bool dev = s >= ARRAY_SIZE(sizes);
 		unsigned int n = sizes[s % ARRAY_SIZE(sizes)];
@@ -328,10 +356,7 @@ TEST_F_TIMEOUT(fz, add_all_or_nothing_every_site, 14400)
 			}
 		}
 	}
-	close(fail_nth);
-	iohook_sysfs_write("/sys/kernel/debug/failslab/cache-filter", "N");
-	fault_teardown("failslab");
-	fault_teardown("fail_page_alloc");
+	fail_nth_teardown(fail_nth);
 	TH_LOG("%ld injected adds: %ld failed with ENOMEM, %ld succeeded whole",
 	       injected_adds, nomem, injected_adds - nomem);
 	EXPECT_EQ(0, failures);
@@ -352,16 +377,12 @@ TEST_F_TIMEOUT(fz, remove_all_reports_failure, 1800)
 	static char buf[1024];
 	long injected = 0, nomem = 0, failures = 0;
 	unsigned int nth, left, k, d;
+	const char *why;
 	int fail_nth;
 
-	fail_nth = open("/proc/thread-self/fail-nth", O_RDWR);
+	fail_nth = fail_nth_setup(&why);
 	if (fail_nth < 0)
-		SKIP(return, "no fail-nth (CONFIG_FAULT_INJECTION) in this kernel");
-	if (!fault_setup("failslab") || !fault_setup("fail_page_alloc"))
-		SKIP(return, "no failslab or fail_page_alloc in this kernel");
-	iohook_sysfs_write("/sys/kernel/debug/failslab/cache-filter", "N");
-	iohook_sysfs_write("/sys/kernel/debug/fail_page_alloc/min-order", "0");
-	iohook_sysfs_write("/sys/kernel/debug/fail_page_alloc/ignore-gfp-highmem", "N");
+		SKIP(return, "%s", why);
 	for (d = 0; d < 2; d++) {
 		const char *dir = d ? IOHOOK_SYS "/mem" : RP2_OVR;
 		char add[128], remove[128];
@@ -402,9 +423,7 @@ TEST_F_TIMEOUT(fz, remove_all_reports_failure, 1800)
 			ASSERT_EQ(0, dir_entries(dir));
 		}
 	}
-	close(fail_nth);
-	fault_teardown("failslab");
-	fault_teardown("fail_page_alloc");
+	fail_nth_teardown(fail_nth);
 	TH_LOG("%ld injected removals: %ld ENOMEM", injected, nomem);
 	EXPECT_EQ(0, failures);
 	EXPECT_GT(nomem, 0);
