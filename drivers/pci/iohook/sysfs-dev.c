@@ -212,11 +212,10 @@ static ssize_t fire_irq_store(struct device *dev,
 	char *envp[4];
 	int ret;
 
-	ret = iohook_sysfs_write_allowed();
+	ret = iohook_sysfs_may_write(buf, count);
 	if (ret)
 		return ret;
-	if (iohook_sysfs_text(buf, count) ||
-	    (!iohook_blank(buf) && iohook_parse_dec(buf, &index)))
+	if (!iohook_blank(buf) && iohook_parse_dec(buf, &index))
 		return -EINVAL;
 	ret = iohook_fire_pci_vector(pdev, index, &irq);
 	if (ret)

@@ -112,11 +112,10 @@ static ssize_t armed_store(struct kobject *kobj, struct kobj_attribute *attr,
 	unsigned int arm;
 	int ret;
 
-	ret = iohook_sysfs_write_allowed();
+	ret = iohook_sysfs_may_write(buf, count);
 	if (ret)
 		return ret;
-	if (iohook_sysfs_text(buf, count) || iohook_parse_dec(buf, &arm) ||
-	    arm > 1)
+	if (iohook_parse_dec(buf, &arm) || arm > 1)
 		return -EINVAL;
 	if (arm)
 		iohook_arm();
@@ -132,10 +131,10 @@ static ssize_t fire_irq_store(struct kobject *kobj,
 	unsigned int irq;
 	int ret;
 
-	ret = iohook_sysfs_write_allowed();
+	ret = iohook_sysfs_may_write(buf, count);
 	if (ret)
 		return ret;
-	if (iohook_sysfs_text(buf, count) || iohook_parse_dec(buf, &irq))
+	if (iohook_parse_dec(buf, &irq))
 		return -EINVAL;
 	ret = iohook_fire_irq(irq);
 	return ret ?: count;

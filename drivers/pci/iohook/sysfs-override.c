@@ -184,10 +184,10 @@ static ssize_t value_store(struct kobject *kobj, struct kobj_attribute *attr,
 	u64 value;
 	int ret;
 
-	ret = iohook_sysfs_write_allowed();
+	ret = iohook_sysfs_may_write(buf, count);
 	if (ret)
 		return ret;
-	if (iohook_sysfs_text(buf, count) || iohook_parse_hex(buf, &value))
+	if (iohook_parse_hex(buf, &value))
 		return -EINVAL;
 	ret = iohook_set_value(o->space, o->addr, o->cond ? &o->when : NULL,
 			       value);

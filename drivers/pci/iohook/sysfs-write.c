@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What every writable iohook file shares: the permission check, the
- * refusal of non-text writes, and the bodies of the "add" and "remove"
- * files, which parse (parse.c), resolve through their directory and
- * check everything before the store changes.
+ * refusal of writes that are too long to arrive whole or are not text,
+ * and the bodies of the "add" and "remove" files, which parse
+ * (parse.c), resolve through their directory and check everything
+ * before the store changes.
  */
 #include <linux/capability.h>
 #include <linux/ctype.h>
@@ -17,42 +18,40 @@
 #include "sysfs.h"
 
 /**
- * iohook_sysfs_write_allowed() - may the current task change iohook state
- *
- * Return: 0, or -EPERM without CAP_SYS_ADMIN or under kernel lockdown
- * (LOCKDOWN_PCI_ACCESS: iohook can make a device say anything).
- */
-int iohook_sysfs_write_allowed(void)
-{
-	if (!capable(CAP_SYS_ADMIN))
-		return -EPERM;
-	if (security_locked_down(LOCKDOWN_PCI_ACCESS))
-		return -EPERM;
-	return 0;
-}
-
-/**
- * iohook_sysfs_text() - whether a write is text
+ * iohook_sysfs_may_write() - whether a write to an iohook file may go on
  * @buf: what was written
  * @count: its length
  *
- * A NUL byte would hide what follows it from the parsers, so a write
- * holding one is refused whole rather than read up to it.
+ * Every writable file asks this first, so that nothing changes unless
+ * all of it holds:
+ * - the writer has CAP_SYS_ADMIN and the kernel is not locked down
+ *   (LOCKDOWN_PCI_ACCESS: iohook can make a device say anything);
+ * - the write is whole: kernfs hands store() at most one page and the
+ *   rest of a longer write in later calls, each of which would be
+ *   committed alone (an entry cut at the boundary could even parse as
+ *   another valid one). A write of a page or more is refused, so a write
+ *   is taken whole or not at all; at most PAGE_SIZE - 1 bytes;
+ * - it is text: a NUL byte would hide what follows it from the parsers.
  *
- * Return: 0, or -EINVAL.
+ * Return: 0, or -EPERM, -EMSGSIZE (too long) or -EINVAL.
  */
-int iohook_sysfs_text(const char *buf, size_t count)
+int iohook_sysfs_may_write(const char *buf, size_t count)
 {
+	if (!capable(CAP_SYS_ADMIN) || security_locked_down(LOCKDOWN_PCI_ACCESS))
+		return -EPERM;
+	if (count >= PAGE_SIZE)
+		return -EMSGSIZE;
 	return memchr(buf, '\0', count) ? -EINVAL : 0;
 }
 
-/* A one-token write, without white space, or an ERR_PTR(). */
+/*
+ * A one-token write, without white space, or an ERR_PTR(). The caller
+ * has checked it with iohook_sysfs_may_write().
+ */
 static char *iohook_sysfs_token(const char *buf, size_t count)
 {
 	char *s, *t;
 
-	if (iohook_sysfs_text(buf, count))
-		return ERR_PTR(-EINVAL);
 	s = kstrndup(buf, count, GFP_KERNEL);
 	if (!s)
 		return ERR_PTR(-ENOMEM);
@@ -73,7 +72,7 @@ static char *iohook_sysfs_token(const char *buf, size_t count)
  *       condition value), or "all"
  * @count: its length
  *
- * Return: @count, or -EINVAL, -ENOENT, -EPERM, or -ENOMEM if the store
+ * Return: @count, or -EINVAL, -ENOENT, -EPERM, -EMSGSIZE, or -ENOMEM if the store
  * could not change (for "all": those not yet removed stay, intact).
  */
 ssize_t iohook_sysfs_remove(struct iohook_dir *dir, const char *buf,
@@ -86,7 +85,7 @@ ssize_t iohook_sysfs_remove(struct iohook_dir *dir, const char *buf,
 	char *tok;
 	int ret;
 
-	ret = iohook_sysfs_write_allowed();
+	ret = iohook_sysfs_may_write(buf, count);
 	if (ret)
 		return ret;
 	tok = iohook_sysfs_token(buf, count);
@@ -185,11 +184,9 @@ ssize_t iohook_sysfs_add(struct iohook_dir *dir, const char *buf,
 	unsigned int n = 0, max;
 	int ret;
 
-	ret = iohook_sysfs_write_allowed();
+	ret = iohook_sysfs_may_write(buf, count);
 	if (ret)
 		return ret;
-	if (iohook_sysfs_text(buf, count))
-		return -EINVAL;
 	copy = kstrndup(buf, count, GFP_KERNEL);
 	if (!copy)
 		return -ENOMEM;

@@ -61,8 +61,7 @@ int iohook_dir_create(struct iohook_dir *dir, const struct iohook_dir_ops *ops,
 void iohook_dir_destroy(struct iohook_dir *dir);
 
 /* sysfs-write.c */
-int iohook_sysfs_write_allowed(void);
-int iohook_sysfs_text(const char *buf, size_t count);
+int iohook_sysfs_may_write(const char *buf, size_t count);
 ssize_t iohook_sysfs_add(struct iohook_dir *dir, const char *buf,
 			 size_t count);
 ssize_t iohook_sysfs_remove(struct iohook_dir *dir, const char *buf,

@@ -134,7 +134,8 @@ static const char * const armed_texts[] = { "0", "1", "1", "2", "", "x" };
 static bool errno_documented(int err)
 {
 	return err == -EINVAL || err == -ERANGE || err == -EEXIST ||
-	       err == -E2BIG || err == -EXDEV || err == -ENOENT;
+	       err == -E2BIG || err == -EXDEV || err == -ENOENT ||
+	       err == -EMSGSIZE;
 }
 
 /* A read of 00:1d.0's config space, through the hooked accessors. */
@@ -192,6 +193,7 @@ TEST_F_TIMEOUT(fz, abi, 14400)
 	static char buf[8192], before[65536], after[65536];
 	const char *w = getenv("IOHOOK_FUZZ_WRITES");
 	long writes = w ? atol(w) : 20000, i, ok = 0, bad = 0, counts[8] = {};
+	long long_writes = 0;
 	static char vpath[512], names[8192];
 	char state[512], *name, *save;
 	long failures = 0;
@@ -260,6 +262,22 @@ TEST_F_TIMEOUT(fz, abi, 14400)
 				     (size_t)snprintf(buf, sizeof(buf), "%x", rnd(512));
 			break;
 		}
+		/*
+		 * Now and then, an add's entries behind separators that
+		 * push the write across the end of the first page: kernfs
+		 * would hand it over in pieces, so it must be refused whole
+		 * (EMSGSIZE), wherever the page boundary cuts it.
+		 */
+		if (path == t->add && !rnd(32)) {
+			size_t pad = 4096 - n / 2 + rnd(n + 64);
+
+			if (pad + n < sizeof(buf)) {
+				memmove(buf + pad, buf, n + 1);
+				memset(buf, rnd(2) ? ';' : '\n', pad);
+				n += pad;
+				long_writes++;
+			}
+		}
 		if (stale)
 			listings(before, sizeof(before));
 		stale = false;
@@ -267,6 +285,11 @@ TEST_F_TIMEOUT(fz, abi, 14400)
 						   sysfs_write_bytes(path, buf, n);
 		access_registers();
 		counts[kind]++;
+		if (n >= 4096 && err != -EMSGSIZE) {
+			failures++;
+			TH_LOG("write %ld to %s: %zu bytes, errno %d, not EMSGSIZE",
+			       i, path, n, -err);
+		}
 		if (!err) {
 			ok++;
 			stale = true;
@@ -295,6 +318,7 @@ TEST_F_TIMEOUT(fz, abi, 14400)
 			break;
 	}
 	EXPECT_EQ(0, failures);
+	TH_LOG("%ld writes across a page, all refused whole", long_writes);
 	TH_LOG("%ld writes: %ld accepted, %ld refused; by kind %ld %ld %ld %ld %ld %ld %ld %ld",
 	       i, ok, bad, counts[0], counts[1], counts[2], counts[3], counts[4],
 	       counts[5], counts[6], counts[7]);

@@ -558,6 +558,54 @@ TEST_F(ovr, global_fire_irq_level_triggered)
 	EXPECT_EQ(-EIO, iohook_sysfs_write(IOHOOK_SYS "/fire_irq", "3"));	/* no handler */
 }
 
+/*
+ * kernfs hands store() one page at a time: a longer write would be
+ * committed in pieces, and an entry cut at the boundary could parse as
+ * another ("count=123" as "count=12"). Every writable file refuses a
+ * write of a page or more whole (issue 31, defect 2).
+ */
+TEST_F(ovr, long_writes_refused_whole)
+{
+	static const char entry[] = "e0 1 5 ff ro count=123";
+	long page = sysconf(_SC_PAGESIZE);
+	static char buf[3 * 4096];
+	char listing[4096], after[4096], policy[64];
+	size_t pad;
+
+	ASSERT_LE(page, 4096);
+	dir_listing(IOHOOK_SYS "/io", listing, sizeof(listing));
+	/* The reproducer: the entry straddles the first page's end. */
+	pad = page - 21;
+	memset(buf, ';', pad);
+	memcpy(buf + pad, entry, sizeof(entry) - 1);
+	EXPECT_EQ(-EMSGSIZE, sysfs_write_bytes(IOHOOK_SYS "/io/add", buf,
+					       pad + sizeof(entry) - 1));
+	/* Exactly a page, and two pages: refused alike. */
+	memset(buf, ';', 2 * page);
+	memcpy(buf + page - (sizeof(entry) - 1), entry, sizeof(entry) - 1);
+	EXPECT_EQ(-EMSGSIZE, sysfs_write_bytes(IOHOOK_SYS "/io/add", buf, page));
+	EXPECT_EQ(-EMSGSIZE, sysfs_write_bytes(IOHOOK_SYS "/io/add", buf, 2 * page));
+	dir_listing(IOHOOK_SYS "/io", after, sizeof(after));
+	EXPECT_STREQ(listing, after);
+	EXPECT_FALSE(path_exists(IOHOOK_SYS "/io/e0"));
+	/* One byte less than a page is taken whole. */
+	EXPECT_EQ(0, sysfs_write_bytes(IOHOOK_SYS "/io/add", buf, page - 1));
+	ASSERT_GT(iohook_sysfs_read(IOHOOK_SYS "/io/e0/policy", policy,
+				    sizeof(policy)), 0);
+	EXPECT_STREQ("count=123", policy);
+	/* The other writable files too, with nothing changed. */
+	memset(buf, '1', 2 * page);
+	EXPECT_EQ(-EMSGSIZE, sysfs_write_bytes(ARMED, buf, 2 * page));
+	EXPECT_EQ(0, sysfs_read_num(ARMED));
+	EXPECT_EQ(-EMSGSIZE, sysfs_write_bytes(IOHOOK_SYS "/io/e0/value", buf, 2 * page));
+	EXPECT_EQ(5, sysfs_read_num(IOHOOK_SYS "/io/e0/value"));
+	EXPECT_EQ(-EMSGSIZE, sysfs_write_bytes(IOHOOK_SYS "/io/remove", buf, 2 * page));
+	EXPECT_TRUE(path_exists(IOHOOK_SYS "/io/e0"));
+	EXPECT_EQ(-EMSGSIZE, sysfs_write_bytes(IOHOOK_SYS "/fire_irq", buf, 2 * page));
+	EXPECT_EQ(-EMSGSIZE, sysfs_write_bytes(PCI_DEVS "/" RP1 "/fire_irq", buf, 2 * page));
+	EXPECT_EQ(0, iohook_sysfs_write(IOHOOK_SYS "/io/remove", "e0"));
+}
+
 TEST_F(ovr, uevents)
 {
 	static const char *const ovr_vars[] = { "SUBSYSTEM=iohook",
