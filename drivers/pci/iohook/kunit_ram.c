@@ -19,6 +19,20 @@ void iohook_ram_init(struct kunit *test, struct iohook_ram *ram)
 	ram->phys = virt_to_phys(ram->virt);
 }
 
+/*
+ * Add memory overrides on the stand-in, all or none: each of @specs
+ * gives its address as an offset into it, which this makes physical.
+ */
+int iohook_ram_add(const struct iohook_ram *ram, struct iohook_spec *specs,
+		   unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		specs[i].addr = iohook_ram_phys(ram, specs[i].addr);
+	return iohook_add_many(specs, n);
+}
+
 /* A read of @width bytes at @off through the MMIO access path. */
 u64 iohook_ram_read(const struct iohook_ram *ram, u64 off, unsigned int width)
 {

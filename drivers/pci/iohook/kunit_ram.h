@@ -32,6 +32,9 @@ u64 iohook_ram_peek(const struct iohook_ram *ram, u64 off, unsigned int width);
 void iohook_ram_poke(const struct iohook_ram *ram, u64 off, unsigned int width,
 		     u64 val);
 
+int iohook_ram_add(const struct iohook_ram *ram, struct iohook_spec *specs,
+		   unsigned int n);
+
 /* The physical address of byte @off of the stand-in. */
 static inline u64 iohook_ram_phys(const struct iohook_ram *ram, u64 off)
 {

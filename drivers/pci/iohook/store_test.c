@@ -197,19 +197,18 @@ static void iohook_test_arming_keys(struct kunit *test)
 
 static void iohook_test_spanning_access(struct kunit *test)
 {
-	struct iohook_ram ram;
-	struct iohook_spec specs[2];
+	struct iohook_spec specs[2] = {
+		/* byte 0: bit 7 only; byte 2-3: full */
+		SPEC(IOHOOK_SPACE_MEM, 0x40, 1, 0x80, 0x80, IOHOOK_RO),
+		SPEC(IOHOOK_SPACE_MEM, 0x42, 2, 0xabcd, 0xffff, IOHOOK_RW),
+	};
 	struct iohook_spec out;
+	struct iohook_ram ram;
 
 	iohook_ram_init(test, &ram);
-	/* byte 0: bit 7 only; byte 2-3: full */
-	specs[0] = (struct iohook_spec)SPEC(IOHOOK_SPACE_MEM, iohook_ram_phys(&ram, 0x40),
-					    1, 0x80, 0x80, IOHOOK_RO);
-	specs[1] = (struct iohook_spec)SPEC(IOHOOK_SPACE_MEM, iohook_ram_phys(&ram, 0x42),
-					    2, 0xabcd, 0xffff, IOHOOK_RW);
 	iohook_ram_poke(&ram, 0x40, 4, 0x11223344);
 	iohook_arm();
-	KUNIT_ASSERT_EQ(test, iohook_add_many(specs, 2), 0);
+	KUNIT_ASSERT_EQ(test, iohook_ram_add(&ram, specs, 2), 0);
 	KUNIT_EXPECT_EQ(test, iohook_ram_read(&ram, 0x40, 4), 0xabcd33c4ULL);
 	/*
 	 * A write across both: rw takes bytes 2-3, ro ignores, and every
@@ -228,19 +227,18 @@ static void iohook_test_spanning_access(struct kunit *test)
 
 static void iohook_test_rc_wc_hits(struct kunit *test)
 {
-	struct iohook_ram ram;
-	struct iohook_spec specs[2];
+	struct iohook_spec specs[2] = {
+		SPEC(IOHOOK_SPACE_MEM, 0x80, 4, 0x00000104, 0x0000ffff, IOHOOK_RC),
+		SPEC(IOHOOK_SPACE_MEM, 0x90, 2, 0x0108, 0x0108, IOHOOK_WC),
+	};
 	struct iohook_spec out;
+	struct iohook_ram ram;
 
 	iohook_ram_init(test, &ram);
-	specs[0] = (struct iohook_spec)SPEC(IOHOOK_SPACE_MEM, iohook_ram_phys(&ram, 0x80),
-					    4, 0x00000104, 0x0000ffff, IOHOOK_RC);
-	specs[1] = (struct iohook_spec)SPEC(IOHOOK_SPACE_MEM, iohook_ram_phys(&ram, 0x90),
-					    2, 0x0108, 0x0108, IOHOOK_WC);
 	iohook_ram_poke(&ram, 0x80, 4, 0);
 	iohook_ram_poke(&ram, 0x90, 2, 0);
 	iohook_arm();
-	KUNIT_ASSERT_EQ(test, iohook_add_many(specs, 2), 0);
+	KUNIT_ASSERT_EQ(test, iohook_ram_add(&ram, specs, 2), 0);
 	/* rc: a byte read clears that byte's bits only. */
 	KUNIT_EXPECT_EQ(test, iohook_ram_read(&ram, 0x80, 1), 0x04ULL);
 	KUNIT_EXPECT_EQ(test, iohook_ram_read(&ram, 0x80, 4), 0x0100ULL);
