@@ -588,7 +588,9 @@ TEST_F(ovr, long_writes_refused_whole)
 	dir_listing(IOHOOK_SYS "/io", after, sizeof(after));
 	EXPECT_STREQ(listing, after);
 	EXPECT_FALSE(path_exists(IOHOOK_SYS "/io/e0"));
-	/* One byte less than a page is taken whole. */
+	/* One byte less than a page, the entry at its end, is taken whole. */
+	memset(buf, ';', page);
+	memcpy(buf + page - sizeof(entry), entry, sizeof(entry) - 1);
 	EXPECT_EQ(0, sysfs_write_bytes(IOHOOK_SYS "/io/add", buf, page - 1));
 	ASSERT_GT(iohook_sysfs_read(IOHOOK_SYS "/io/e0/policy", policy,
 				    sizeof(policy)), 0);
