@@ -33,43 +33,21 @@ int iohook_ram_add(const struct iohook_ram *ram, struct iohook_spec *specs,
 	return iohook_add_many(specs, n);
 }
 
-/* A read of @width bytes at @off through the MMIO access path. */
+/*
+ * A read or write of @width bytes at @off through the MMIO access path:
+ * <linux/iohook_access.h>'s width switch to the entry points, as the
+ * accessors take it.
+ */
 u64 iohook_ram_read(const struct iohook_ram *ram, u64 off, unsigned int width)
 {
-	const void __iomem *a = (const void __iomem __force *)(ram->virt + off);
-
-	switch (width) {
-	case 1:
-		return iohook_readb(a);
-	case 2:
-		return iohook_readw(a);
-	case 4:
-		return iohook_readl(a);
-	default:
-		return iohook_readq(a);
-	}
+	return iohook_mem_read((const void __iomem __force *)(ram->virt + off),
+			       width);
 }
 
-/* A write of @width bytes at @off through the MMIO access path. */
 void iohook_ram_write(const struct iohook_ram *ram, u64 off, unsigned int width,
 		      u64 val)
 {
-	void __iomem *a = (void __iomem __force *)(ram->virt + off);
-
-	switch (width) {
-	case 1:
-		iohook_writeb(val, a);
-		break;
-	case 2:
-		iohook_writew(val, a);
-		break;
-	case 4:
-		iohook_writel(val, a);
-		break;
-	default:
-		iohook_writeq(val, a);
-		break;
-	}
+	iohook_mem_write(val, (void __iomem __force *)(ram->virt + off), width);
 }
 
 /* What the stand-in itself holds at @off, as the device would: no hook. */
