@@ -17,7 +17,8 @@
  *
  * Why the filter is complete: a physical page is seen through
  * - the direct map and the kernel image, both linear: their aliases are
- *   arithmetic, and counted with the range itself;
+ *   arithmetic, and counted with the range itself, over a size that
+ *   never changes (so a remove uncounts exactly what its add counted);
  * - ioremap() mappings: every flavour on x86 (ioremap, _wc, _uc, _cache,
  *   _prot, _encrypted, memremap() of non-RAM, pci_iomap()) is made in
  *   __ioremap_caller(), which reports it here before it returns the
@@ -62,6 +63,9 @@ struct iohook_map {
 
 static LIST_HEAD(iohook_maps);
 
+/* All the physical memory the direct map can hold: fixed from boot. */
+#define IOHOOK_DIRECT_MAP_SIZE	BIT_ULL(MAX_PHYSMEM_BITS)
+
 /*
  * Count (@delta) in the virtual filter the pages of @m that map the
  * physical range [@first, @last], and the page that holds the
@@ -93,9 +97,14 @@ static void iohook_maps_count_range(u64 first, u64 last, int delta)
 {
 	struct iohook_map *m;
 	struct iohook_map linear[] = {
-		/* The direct map. */
+		/*
+		 * The direct map, sized for all the memory it can ever
+		 * map rather than from max_pfn_mapped: memory hot-added
+		 * between an override's add and its remove would
+		 * otherwise uncount pages that were never counted.
+		 */
 		{ .virt = PAGE_OFFSET, .phys = 0,
-		  .size = (u64)max_pfn_mapped << PAGE_SHIFT },
+		  .size = IOHOOK_DIRECT_MAP_SIZE },
 		/* The kernel image. */
 		{ .virt = __START_KERNEL_map, .phys = phys_base,
 		  .size = KERNEL_IMAGE_SIZE },

@@ -5,11 +5,13 @@
  * override, unmapped and made again at another address, two mappings of
  * the same page at once (pci_iomap() and ioremap_wc()), one unmapped
  * while armed; the linear kernel addresses that need no filter; and
- * accesses that cross into an overridden page.
+ * accesses that cross into an overridden page; memory hot-added
+ * between an override's add and its remove.
  */
 #include <kunit/test.h>
 #include <linux/io.h>
 #include <linux/pci.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 
 #include "kunit_ram.h"
@@ -185,6 +187,35 @@ static void iohook_test_access_into_next_page(struct kunit *test)
 	__free_pages(pages, 1);
 }
 
+/*
+ * Memory hot-added between an override's add and its remove (simulated
+ * by raising max_pfn_mapped, as hot-add does): the remove must uncount
+ * exactly what the add counted in the virtual filter, or it takes
+ * counts from buckets that other overrides' pages share.
+ */
+static void iohook_test_hot_add_between_add_and_remove(struct kunit *test)
+{
+	u32 *before = kunit_kmalloc(test, sizeof(iohook_vfilter), GFP_KERNEL);
+	unsigned long saved = max_pfn_mapped;
+	struct iohook_spec spec = {
+		.space = IOHOOK_SPACE_MEM, .len = 4, .value = 0x5a,
+		.mask = 0xff, .attr = IOHOOK_RO,
+	};
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, before);
+	/* 64 MiB above the mapped memory: where hot-added memory would go. */
+	spec.addr = ((u64)max_pfn_mapped << PAGE_SHIFT) + SZ_64M;
+	memcpy(before, iohook_vfilter, sizeof(iohook_vfilter));
+	KUNIT_ASSERT_EQ(test, iohook_add(&spec), 0);
+	max_pfn_mapped += SZ_128M >> PAGE_SHIFT;
+	ret = iohook_remove(IOHOOK_SPACE_MEM, spec.addr, NULL);
+	max_pfn_mapped = saved;
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_EQ(test, memcmp(before, iohook_vfilter,
+				     sizeof(iohook_vfilter)), 0);
+}
+
 static void mappings_exit(struct kunit *test)
 {
 	iohook_kunit_clear();
@@ -196,6 +227,7 @@ static struct kunit_case iohook_mappings_cases[] = {
 	KUNIT_CASE(iohook_test_miss_needs_no_walk),
 	KUNIT_CASE(iohook_test_linear_addresses),
 	KUNIT_CASE(iohook_test_access_into_next_page),
+	KUNIT_CASE(iohook_test_hot_add_between_add_and_remove),
 	{}
 };
 
