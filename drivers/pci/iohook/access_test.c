@@ -574,6 +574,67 @@ static void iohook_test_config_ram(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, v, 0x6eU);	/* now cleared */
 }
 
+/*
+ * A config access the hardware fails (a removed device) did not happen:
+ * it uses up no count=N policy, skips no skip=N access, and moves no
+ * selector, so the next access that succeeds is the one they judge.
+ */
+static void iohook_test_config_failed_changes_nothing(struct kunit *test)
+{
+	struct iohook_ram_bus *rb = iohook_ram_bus_new(test);
+	u64 base = iohook_pci_addr(IOHOOK_RAM_DOMAIN, 0, 1, 0);
+	struct iohook_spec specs[3] = {
+		/* Bit 0 only, so that every read and write reaches the bus. */
+		{ .space = IOHOOK_SPACE_PCI, .addr = base + 0x48, .len = 1,
+		  .value = 0x01, .mask = 0x01, .attr = IOHOOK_RO,
+		  .policy = { .count = 1 } },
+		{ .space = IOHOOK_SPACE_PCI, .addr = base + 0x4c, .len = 1,
+		  .value = 0x01, .mask = 0x01, .attr = IOHOOK_RW,
+		  .policy = { .skip = 1 } },
+		/* Applies while the selector at 0x50 was last written 5. */
+		{ .space = IOHOOK_SPACE_PCI, .addr = base + 0x54, .len = 1,
+		  .value = 0x01, .mask = 0x01, .attr = IOHOOK_RO,
+		  .cond = { .width = 4, .sel = base + 0x50, .mask = 0xff,
+			    .value = 5 } },
+	};
+	struct iohook_spec out;
+	u32 v;
+
+	memset(&rb->cfg[1][0x40], 0, 0x20);
+	KUNIT_ASSERT_EQ(test, iohook_add_many(specs, 3), 0);
+	iohook_arm();
+	KUNIT_ASSERT_EQ(test, iohook_pci_write(&rb->bus, 1, 0x50, 4, 5), 0);
+
+	rb->fail = true;
+	KUNIT_EXPECT_NE(test, iohook_pci_read(&rb->bus, 1, 0x48, 1, &v), 0);
+	KUNIT_EXPECT_NE(test, iohook_pci_write(&rb->bus, 1, 0x4c, 1, 0), 0);
+	KUNIT_EXPECT_NE(test, iohook_pci_write(&rb->bus, 1, 0x50, 4, 7), 0);
+	rb->fail = false;
+
+	/* count=1: not used up by the failed read, so this read applies. */
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_PCI, specs[0].addr, NULL, &out), 0);
+	KUNIT_EXPECT_EQ(test, out.seen, 0ULL);
+	KUNIT_EXPECT_EQ(test, out.applied, 0ULL);
+	KUNIT_EXPECT_EQ(test, iohook_pci_read(&rb->bus, 1, 0x48, 1, &v), 0);
+	KUNIT_EXPECT_EQ(test, v, 0x01U);
+	KUNIT_EXPECT_EQ(test, iohook_pci_read(&rb->bus, 1, 0x48, 1, &v), 0);
+	KUNIT_EXPECT_EQ(test, v, 0x00U);
+	/* skip=1: the failed write was not the skipped one; this is. */
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_PCI, specs[1].addr, NULL, &out), 0);
+	KUNIT_EXPECT_EQ(test, out.seen, 0ULL);
+	KUNIT_EXPECT_EQ(test, iohook_pci_read(&rb->bus, 1, 0x4c, 1, &v), 0);
+	KUNIT_EXPECT_EQ(test, v, 0x00U);
+	KUNIT_EXPECT_EQ(test, iohook_pci_read(&rb->bus, 1, 0x4c, 1, &v), 0);
+	KUNIT_EXPECT_EQ(test, v, 0x01U);
+	/* The selector still holds the 5 the device saw, not the 7. */
+	KUNIT_ASSERT_EQ(test, iohook_lookup(IOHOOK_SPACE_PCI, specs[2].addr,
+					    &specs[2].cond.value, &out), 0);
+	KUNIT_EXPECT_TRUE(test, out.recorded_known);
+	KUNIT_EXPECT_EQ(test, out.recorded, 5ULL);
+	KUNIT_EXPECT_EQ(test, iohook_pci_read(&rb->bus, 1, 0x54, 1, &v), 0);
+	KUNIT_EXPECT_EQ(test, v, 0x01U);
+}
+
 static struct kunit_case iohook_access_cases[] = {
 	KUNIT_CASE(iohook_test_pci_config_word),
 	KUNIT_CASE(iohook_test_e1000e_bar0),
@@ -587,6 +648,7 @@ static struct kunit_case iohook_access_cases[] = {
 	KUNIT_CASE(iohook_test_rw1c_partial_write),
 	KUNIT_CASE(iohook_test_pci_out_of_range),
 	KUNIT_CASE(iohook_test_config_ram),
+	KUNIT_CASE(iohook_test_config_failed_changes_nothing),
 	{}
 };
 

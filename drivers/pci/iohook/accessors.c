@@ -35,6 +35,7 @@
  */
 #define __IOHOOK_DISABLE__
 
+#include <linux/context_tracking.h>
 #include <linux/cpumask.h>
 #include <linux/instrumentation.h>
 #include <linux/io.h>
@@ -63,6 +64,10 @@ struct iohook_found {
 	u64 cover;		/* bits of the access they decide */
 	struct iohook_override *ov[IOHOOK_MAX_PER_ACCESS];
 	const struct iohook_override *policy;	/* last one with a policy */
+	/* The overrides whose policy counted the access, for iohook_unfind(). */
+	unsigned int npolled;
+	u8 polled_applied;	/* bit i: polled[i] applied */
+	struct iohook_override *polled[IOHOOK_MAX_PER_ACCESS];
 };
 
 /* Of the overrides on one tree entry's bytes, the one whose condition holds. */
@@ -93,15 +98,23 @@ static bool iohook_find(enum iohook_space space, u64 addr,
 	f->declined = 0;
 	f->cover = 0;
 	f->policy = NULL;
+	f->npolled = 0;
+	f->polled_applied = 0;
 	mas_for_each(&mas, ov, addr + width - 1) {
-		if (f->n == IOHOOK_MAX_PER_ACCESS)
+		bool take;
+
+		if (f->n + f->declined == IOHOOK_MAX_PER_ACCESS)
 			break;
 		ov = iohook_pick(ov);
 		if (!ov)
 			continue;
-		if (ov->policy.active)
+		take = iohook_policy_take(&ov->policy);
+		if (ov->policy.active) {
 			f->policy = ov;
-		if (!iohook_policy_take(&ov->policy)) {
+			f->polled_applied |= take << f->npolled;
+			f->polled[f->npolled++] = ov;
+		}
+		if (!take) {
 			f->declined++;
 			continue;
 		}
@@ -110,6 +123,19 @@ static bool iohook_find(enum iohook_space space, u64 addr,
 					     addr, width).mask;
 	}
 	return f->n || f->declined;
+}
+
+/*
+ * The hardware failed the access iohook_find() counted: give the
+ * policies their counts back, since the access never happened.
+ */
+static void iohook_unfind(const struct iohook_found *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->npolled; i++)
+		iohook_policy_untake(&f->polled[i]->policy,
+				     f->polled_applied & BIT(i));
 }
 
 /* Apply a read to the found overrides: rc bits clear, hits count. */
@@ -298,10 +324,28 @@ static int iohook_hw_cfg_write(const struct iohook_hw *hw,
  * May this CPU use the store? Not where RCU does not watch it (the idle
  * loop after ct_idle_enter()) nor once it is offline (a dying CPU's
  * play_dead): grace periods do not wait for those.
+ *
+ * Decided before instrumentation_begin() in the noinstr entry points, so
+ * nothing here may be traced or instrumented: rcu_is_watching() is only
+ * notrace, and cpu_online()'s test_bit() is instrumented under KASAN, so
+ * this reads the same state raw. objtool's noinstr validation (build
+ * check 3) holds it to that. The CPU cannot change under a caller that
+ * could be preempted: such a caller is never in an extended quiescent
+ * state and never runs on an offline CPU, so any CPU's answer is true.
  */
-static bool iohook_cpu_usable(void)
+static __always_inline bool iohook_cpu_usable(void)
 {
-	return rcu_is_watching() && cpu_online(raw_smp_processor_id());
+	int ct = arch_atomic_read(raw_cpu_ptr(&context_tracking.state));
+
+#ifdef CT_RCU_WATCHING
+	if (!(ct & CT_RCU_WATCHING))		/* 6.12 */
+		return false;
+#else
+	if (!(ct & RCU_DYNTICKS_IDX))		/* 6.1 */
+		return false;
+#endif
+	return arch_test_bit(raw_smp_processor_id(),
+			     cpumask_bits(cpu_online_mask));
 }
 
 /*
@@ -362,8 +406,6 @@ static int iohook_read(enum iohook_space space, u64 key, unsigned int width,
 	bool touch;
 	int ret = 0;
 
-	if (!iohook_cpu_usable())
-		return hw->read(hw, width, val);
 	rcu_read_lock();
 	if (!READ_ONCE(iohook_armed) || !iohook_find(space, key, width, &f)) {
 		rcu_read_unlock();
@@ -377,6 +419,8 @@ static int iohook_read(enum iohook_space space, u64 key, unsigned int width,
 				    iohook_commit_read(&f, key, width));
 		iohook_trace(false, space, key, width, raw, *val, touch, &f,
 			     caller);
+	} else {
+		iohook_unfind(&f);
 	}
 	rcu_read_unlock();
 	return ret;
@@ -386,23 +430,30 @@ static int iohook_write(enum iohook_space space, u64 key, unsigned int width,
 			const struct iohook_hw *hw, u64 val,
 			unsigned long caller)
 {
+	struct iohook_record_undo undo;
 	struct iohook_found f;
 	u64 out = 0;
 	bool touch;
 	int ret = 0;
 
-	if (!iohook_cpu_usable())
-		return hw->write(hw, width, val);
 	rcu_read_lock();
 	if (!READ_ONCE(iohook_armed)) {
 		rcu_read_unlock();
 		return hw->write(hw, width, val);
 	}
 	/* Before the overrides judge this write: see select.c. */
-	iohook_record(space, key, width, val);
+	iohook_record(space, key, width, val, &undo);
 	if (!iohook_find(space, key, width, &f)) {
+		if (!undo.n) {
+			rcu_read_unlock();
+			return hw->write(hw, width, val);
+		}
+		/* Still in the read section: a refused write is taken back. */
+		ret = hw->write(hw, width, val);
+		if (ret)
+			iohook_record_undo(&undo);
 		rcu_read_unlock();
-		return hw->write(hw, width, val);
+		return ret;
 	}
 	touch = f.cover != iohook_width_mask(width);
 	if (touch) {
@@ -413,6 +464,9 @@ static int iohook_write(enum iohook_space space, u64 key, unsigned int width,
 		iohook_commit_write(&f, key, width, val);
 		iohook_trace(true, space, key, width, out, val, touch, &f,
 			     caller);
+	} else {
+		iohook_unfind(&f);
+		iohook_record_undo(&undo);
 	}
 	rcu_read_unlock();
 	return ret;
@@ -439,6 +493,8 @@ static noinline noinstr u64 iohook_mem_read_full(const void __iomem *addr,
 	};
 	u64 phys, val;
 
+	if (!iohook_cpu_usable())
+		return iohook_raw_mem_read(hw.at, width);
 	instrumentation_begin();
 	phys = iohook_mmio_phys(addr, width);
 	if (phys == IOHOOK_NO_PHYS ||
@@ -460,6 +516,10 @@ static noinline noinstr void iohook_mem_write_full(u64 val,
 	};
 	u64 phys;
 
+	if (!iohook_cpu_usable()) {
+		iohook_raw_mem_write(val, hw.at, width);
+		return;
+	}
 	instrumentation_begin();
 	phys = iohook_mmio_phys(addr, width);
 	if (phys == IOHOOK_NO_PHYS ||
@@ -579,11 +639,11 @@ static __always_inline u32 iohook_io_read_entry(u16 port, unsigned int width,
 {
 	u64 val;
 
+	if (!iohook_store_may_cover(IOHOOK_SPACE_IO, port, width) ||
+	    !iohook_cpu_usable())
+		return iohook_raw_io_read(port, width);
 	instrumentation_begin();
-	if (!iohook_store_may_cover(IOHOOK_SPACE_IO, port, width))
-		val = iohook_raw_io_read(port, width);
-	else
-		val = iohook_io_read_slow(port, width, caller);
+	val = iohook_io_read_slow(port, width, caller);
 	instrumentation_end();
 	return val;
 }
@@ -592,11 +652,13 @@ static __always_inline void iohook_io_write_entry(u32 val, u16 port,
 						  unsigned int width,
 						  unsigned long caller)
 {
-	instrumentation_begin();
-	if (!iohook_store_may_cover(IOHOOK_SPACE_IO, port, width))
+	if (!iohook_store_may_cover(IOHOOK_SPACE_IO, port, width) ||
+	    !iohook_cpu_usable()) {
 		iohook_raw_io_write(val, port, width);
-	else
-		iohook_io_write_slow(val, port, width, caller);
+		return;
+	}
+	instrumentation_begin();
+	iohook_io_write_slow(val, port, width, caller);
 	instrumentation_end();
 }
 
@@ -685,7 +747,8 @@ int iohook_pci_read(struct pci_bus *bus, unsigned int devfn, int pos,
 	if (!iohook_pci_in_range(pos, len))
 		return bus->ops->read(bus, devfn, pos, len, val);
 	key = iohook_pci_addr(pci_domain_nr(bus), bus->number, devfn, pos);
-	if (!iohook_store_may_cover(IOHOOK_SPACE_PCI, key, len))
+	if (!iohook_store_may_cover(IOHOOK_SPACE_PCI, key, len) ||
+	    !iohook_cpu_usable())
 		return bus->ops->read(bus, devfn, pos, len, val);
 	return iohook_pci_read_slow(bus, devfn, pos, len, key, val, _RET_IP_);
 }
@@ -710,7 +773,8 @@ int iohook_pci_write(struct pci_bus *bus, unsigned int devfn, int pos,
 	if (!iohook_pci_in_range(pos, len))
 		return bus->ops->write(bus, devfn, pos, len, val);
 	key = iohook_pci_addr(pci_domain_nr(bus), bus->number, devfn, pos);
-	if (!iohook_store_may_cover(IOHOOK_SPACE_PCI, key, len))
+	if (!iohook_store_may_cover(IOHOOK_SPACE_PCI, key, len) ||
+	    !iohook_cpu_usable())
 		return bus->ops->write(bus, devfn, pos, len, val);
 	return iohook_pci_write_slow(bus, devfn, pos, len, key, val, _RET_IP_);
 }

@@ -94,6 +94,23 @@ bool iohook_policy_take(struct iohook_policy_state *ps)
 }
 
 /**
+ * iohook_policy_untake() - give back an access the hardware then failed
+ * @ps: the policy iohook_policy_take() counted the access in
+ * @applied: what iohook_policy_take() returned for it
+ *
+ * A config access to a removed device fails after the policy counted it:
+ * the access did not happen, so it must not use up a count or a skip.
+ */
+void iohook_policy_untake(struct iohook_policy_state *ps, bool applied)
+{
+	if (!ps->active)
+		return;
+	atomic64_dec(&ps->seen);
+	if (applied)
+		atomic64_dec(&ps->applied);
+}
+
+/**
  * iohook_policy_reset() - start counting again, at arm
  * @ps: the policy state
  */

@@ -27,6 +27,7 @@ struct iohook_policy_state {
 void iohook_policy_init(struct iohook_policy_state *ps,
 			const struct iohook_policy *policy);
 bool iohook_policy_take(struct iohook_policy_state *ps);
+void iohook_policy_untake(struct iohook_policy_state *ps, bool applied);
 bool iohook_policy_pick(u64 seed, u64 n, u32 num, u32 den);
 void iohook_policy_reset(struct iohook_policy_state *ps);
 

@@ -21,7 +21,8 @@
  *   A selector is forgotten with the last override that names it.
  * - A write is recorded before the overrides decide that same write, so
  *   a register that is its own selector (MDIC) is judged by the command
- *   being written.
+ *   being written. A write the hardware then refuses (a config write to
+ *   a removed device) is taken back: the device never saw it.
  * - Nothing orders a selector write on one CPU against a data access on
  *   another, exactly as on hardware: a driver that does not serialise
  *   its index/data pairs races here as it races on the device.
@@ -71,23 +72,30 @@ bool iohook_cond_holds(const struct iohook_override *ov)
  * @width: its width in bytes
  * @data: the value written
  *
+ * @undo: filled in with what changed, for iohook_record_undo()
+ *
  * Called from the write slow path, armed, under rcu_read_lock(). The
  * bytes of each selector that the write covers take the written bytes;
  * concurrent writes to one selector leave one of them, whole per byte.
  */
 void iohook_record(enum iohook_space space, u64 addr, unsigned int width,
-		   u64 data)
+		   u64 data, struct iohook_record_undo *undo)
 {
 	MA_STATE(mas, &iohook_spaces[space].selectors, addr, addr);
 	struct iohook_space_state *sp = &iohook_spaces[space];
 	struct iohook_selector *sel;
 
+	undo->n = 0;
 	if (!iohook_filter_hit(sp->sel_filter, space, addr, width))
 		return;
 	mas_for_each(&mas, sel, addr + width - 1) {
 		s64 old = atomic64_read(&sel->rec);
+		/* Whether to forget the value again, if the write fails. */
+		bool known = smp_load_acquire(&sel->known);
 		s64 new;
 
+		if (undo->n == IOHOOK_MAX_SEL_PER_ACCESS)
+			break;
 		do {
 			new = iohook_emul_write(sel->addr, sel->width,
 						iohook_width_mask(sel->width),
@@ -97,6 +105,36 @@ void iohook_record(enum iohook_space space, u64 addr, unsigned int width,
 			 !atomic64_try_cmpxchg(&sel->rec, &old, new));
 		/* The value before the flag: readers acquire the flag. */
 		smp_store_release(&sel->known, 1);
+		undo->e[undo->n].sel = sel;
+		undo->e[undo->n].old = old;
+		undo->e[undo->n].new = new;
+		undo->e[undo->n].known = known;
+		undo->n++;
+	}
+}
+
+/**
+ * iohook_record_undo() - take back a recording whose write failed
+ * @undo: what iohook_record() changed
+ *
+ * Called under the same rcu_read_lock() as iohook_record(), when the
+ * hardware refused the write (a config write to a removed device): the
+ * device never saw it, so its selectors must not have moved either. A
+ * selector that another write recorded in between keeps that write.
+ */
+void iohook_record_undo(const struct iohook_record_undo *undo)
+{
+	unsigned int i;
+
+	for (i = 0; i < undo->n; i++) {
+		struct iohook_selector *sel = undo->e[i].sel;
+		s64 cur = undo->e[i].new;
+
+		if (!atomic64_try_cmpxchg(&sel->rec, &cur, undo->e[i].old))
+			continue;
+		if (!undo->e[i].known)
+			/* Unknown again: pairs with iohook_cond_holds(). */
+			smp_store_release(&sel->known, 0);
 	}
 }
 
