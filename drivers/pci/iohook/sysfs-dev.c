@@ -10,7 +10,7 @@
  *
  * The per-override directories here are a silent view (no uevents; the
  * global directories send them), named by where the override is now:
- * "OFF" in config space, "barN+OFF" in a BAR. BARs can move (remove and
+ * "0xOFF" in config space, "barN+OFF" in a BAR. BARs can move (remove and
  * rescan, resource reassignment), so the view is rebuilt from the store
  * whenever a driver binds, when the BARs are final; it never keeps a
  * stale name, and never collides with one.
@@ -72,7 +72,7 @@ static bool iohook_dev_name(struct pci_dev *pdev,
 	if (spec->space == IOHOOK_SPACE_PCI) {
 		if (spec->addr < base || spec->addr > base + IOHOOK_PCI_CFG_MAX)
 			return false;
-		snprintf(name, len, "%llx", spec->addr - base);
+		snprintf(name, len, "0x%llx", spec->addr - base);
 		return true;
 	}
 	for (bar = 0; bar < PCI_STD_NUM_BARS; bar++) {

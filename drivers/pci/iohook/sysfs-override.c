@@ -93,6 +93,12 @@ static ssize_t fmt_hits(const struct iohook_spec *s, char *buf)
  * @addr: the address
  * @name: where to put it
  * @len: room in @name
+ *
+ * Also the name of the override's directory. Every such name starts
+ * with "0x" or holds a '+' ("barN+OFF", "DDDD:BB:DD.F+OFF"), and no
+ * file of the ABI does either: so port 0xadd is "0xadd", never a
+ * directory that collides with the "add" file, now or with files to
+ * come.
  */
 void iohook_location_name(enum iohook_space space, u64 addr, char *name,
 			  size_t len)
@@ -104,7 +110,7 @@ void iohook_location_name(enum iohook_space space, u64 addr, char *name,
 			 PCI_FUNC(IOHOOK_PCI_DEVFN(addr)),
 			 IOHOOK_PCI_OFFSET(addr));
 	else
-		snprintf(name, len, "%llx", addr);
+		snprintf(name, len, "0x%llx", addr);
 }
 
 static ssize_t fmt_condition(const struct iohook_spec *s, char *buf)

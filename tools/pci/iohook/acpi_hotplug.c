@@ -79,7 +79,7 @@ static int add_io(unsigned long port, int len, unsigned long long value,
 {
 	char name[32], entry[160];
 
-	snprintf(name, sizeof(name), "%lx@%lx", port, selval);
+	snprintf(name, sizeof(name), "0x%lx@%lx", port, selval);
 	snprintf(entry, sizeof(entry), "%lx %d %llx %llx %s sel=%lx:4=%lx%s%s", port, len,
 		 value, mask, attr, sel, selval, options[0] ? " " : "", options);
 	return ovr_add(IODIR, name, entry);
@@ -89,7 +89,7 @@ static bool io_exists(unsigned long port, unsigned long selval)
 {
 	char path[96];
 
-	snprintf(path, sizeof(path), IODIR "/%lx@%lx", port, selval);
+	snprintf(path, sizeof(path), IODIR "/0x%lx@%lx", port, selval);
 	return abi_exists(path);
 }
 
@@ -99,7 +99,7 @@ static int remove_io(unsigned long port, unsigned long selval)
 
 	if (!io_exists(port, selval))
 		return 0;
-	snprintf(name, sizeof(name), "%lx@%lx", port, selval);
+	snprintf(name, sizeof(name), "0x%lx@%lx", port, selval);
 	return ovr_remove(IODIR, name);
 }
 

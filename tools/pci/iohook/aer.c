@@ -154,37 +154,37 @@ static int inject(const struct aer_error *e)
 	ovr_dir(rp, rp_dir, sizeof(rp_dir));
 	err = 0;
 	if (e->cor_status) {
-		snprintf(name, sizeof(name), "%x", aer + PCI_ERR_COR_STATUS);
+		snprintf(name, sizeof(name), "0x%x", aer + PCI_ERR_COR_STATUS);
 		snprintf(entry, sizeof(entry), "%s 4 %x %x wc", name, e->cor_status, e->cor_status);
 		err = ovr_add(dir, name, entry);
 	}
 	if (!err && e->uncor_status) {
 		for (fep = 0; !(e->uncor_status >> fep & 1); fep++)
 			;
-		snprintf(name, sizeof(name), "%x", aer + PCI_ERR_UNCOR_STATUS);
+		snprintf(name, sizeof(name), "0x%x", aer + PCI_ERR_UNCOR_STATUS);
 		snprintf(entry, sizeof(entry), "%s 4 %x %x wc", name, e->uncor_status,
 			 e->uncor_status);
 		err = ovr_add(dir, name, entry);
 		for (i = 0; !err && i < 2; i++) {
-			snprintf(name, sizeof(name), "%x", aer + PCI_ERR_HEADER_LOG + 8 * i);
+			snprintf(name, sizeof(name), "0x%x", aer + PCI_ERR_HEADER_LOG + 8 * i);
 			snprintf(entry, sizeof(entry), "%s 8 %llx ffffffffffffffff ro", name,
 				 (unsigned long long)e->header_log[2 * i + 1] << 32 |
 				 e->header_log[2 * i]);
 			err = ovr_add(dir, name, entry);
 		}
 		if (!err) {
-			snprintf(name, sizeof(name), "%x", aer + PCI_ERR_CAP);
+			snprintf(name, sizeof(name), "0x%x", aer + PCI_ERR_CAP);
 			snprintf(entry, sizeof(entry), "%s 1 %x 1f ro", name, fep);
 			err = ovr_add(dir, name, entry);
 		}
 	}
 	if (!err) {
-		snprintf(name, sizeof(name), "%x", rp_aer + PCI_ERR_ROOT_COR_SRC);
+		snprintf(name, sizeof(name), "0x%x", rp_aer + PCI_ERR_ROOT_COR_SRC);
 		snprintf(entry, sizeof(entry), "%s 4 %x ffffffff ro", name, src);
 		err = ovr_add(rp_dir, name, entry);
 	}
 	if (!err) {
-		snprintf(name, sizeof(name), "%x", rp_aer + PCI_ERR_ROOT_STATUS);
+		snprintf(name, sizeof(name), "0x%x", rp_aer + PCI_ERR_ROOT_STATUS);
 		snprintf(entry, sizeof(entry), "%s 4 %x %x wc", name, rs & ROOT_STA_MASK,
 			 ROOT_STA_MASK);
 		err = ovr_add(rp_dir, name, entry);
@@ -212,17 +212,17 @@ static int inject(const struct aer_error *e)
 	 * error; its recovery, a link reset, may begin after this.
 	 */
 	deadline = t0 + opt.timeout_ms;
-	snprintf(name, sizeof(name), "%x", rp_aer + PCI_ERR_ROOT_STATUS);
+	snprintf(name, sizeof(name), "0x%x", rp_aer + PCI_ERR_ROOT_STATUS);
 	err = wait_cleared(rp_dir, name, rs & ROOT_STA_MASK, deadline);
 	for (i = 0; !err && i < 3; i++)
 		if (kinds[i].before >= 0)
 			err = wait_for(counted, &kinds[i], deadline);
 	if (!err && e->cor_status) {
-		snprintf(name, sizeof(name), "%x", aer + PCI_ERR_COR_STATUS);
+		snprintf(name, sizeof(name), "0x%x", aer + PCI_ERR_COR_STATUS);
 		err = wait_cleared(dir, name, e->cor_status, deadline);
 	}
 	if (!err && want[1] && !want[2]) {
-		snprintf(name, sizeof(name), "%x", aer + PCI_ERR_UNCOR_STATUS);
+		snprintf(name, sizeof(name), "0x%x", aer + PCI_ERR_UNCOR_STATUS);
 		err = wait_cleared(dir, name, e->uncor_status, deadline);
 	}
 	if (!err)

@@ -154,7 +154,7 @@ int gpe_raise(long gpe, long long *elapsed_ms, char *desc, size_t len)
 	}
 	bit = 1u << (gpe % 8);
 	snprintf(dir, sizeof(dir), IOHOOK_SYS "/%s", mem ? "mem" : "io");
-	snprintf(name, sizeof(name), "%llx", port);
+	snprintf(name, sizeof(name), "0x%llx", port);
 	snprintf(entry, sizeof(entry), "%s 1 %x %x wc", name, bit, bit);
 	snprintf(irq, sizeof(irq), "%d", sci_irq(sci));
 	snprintf(desc, len, "status bit %ld of %s port %llx, SCI IRQ %s", gpe % 8,

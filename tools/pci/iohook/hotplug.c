@@ -132,7 +132,7 @@ static int apply(struct pci_dev *port, int exp, const struct action *a,
 		*raised |= PCI_EXP_SLTSTA_LLCHG;
 
 	if (sltcap & PCI_EXP_SLTCAP_PWRC) {
-		snprintf(name, sizeof(name), "%x", exp + PCI_EXP_SLTCTL + 1);
+		snprintf(name, sizeof(name), "0x%x", exp + PCI_EXP_SLTCTL + 1);
 		snprintf(entry, sizeof(entry), "%s 1 %x 7 rw", name, (ctl >> 8) & 7);
 		err = ensure(dir, name, entry, 7);
 		if (err)
@@ -143,7 +143,7 @@ static int apply(struct pci_dev *port, int exp, const struct action *a,
 		if (err)
 			return err;
 	}
-	snprintf(name, sizeof(name), "%x", exp + PCI_EXP_LNKSTA);
+	snprintf(name, sizeof(name), "0x%x", exp + PCI_EXP_LNKSTA);
 	if (a->link == LINK_DOWN && dlla) {
 		snprintf(entry, sizeof(entry), "%s 2 0 %x ro", name, PCI_EXP_LNKSTA_DL_ACT);
 		err = ensure(dir, name, entry, PCI_EXP_LNKSTA_DL_ACT);
@@ -157,7 +157,7 @@ static int apply(struct pci_dev *port, int exp, const struct action *a,
 
 	sta = ((sta & (PCI_EXP_SLTSTA_MRL_ST | PCI_EXP_SLTSTA_PRES)) | a->set) & ~a->clear;
 	sta |= *raised;
-	snprintf(name, sizeof(name), "%x", exp + PCI_EXP_SLTSTA);
+	snprintf(name, sizeof(name), "0x%x", exp + PCI_EXP_SLTSTA);
 	if (ovr_mask(dir, name) == STA_MASK)
 		return ovr_set(dir, name, sta);
 	snprintf(entry, sizeof(entry), "%s 2 %x %x wc", name, sta, STA_MASK);
@@ -237,7 +237,7 @@ int cmd_hotplug(int argc, char **argv)
 		return err_exit("fire_irq", err);
 	}
 	ovr_dir(port, dir, sizeof(dir));
-	snprintf(name, sizeof(name), "%x", exp + PCI_EXP_SLTSTA);
+	snprintf(name, sizeof(name), "0x%x", exp + PCI_EXP_SLTSTA);
 	deadline = t0 + opt.timeout_ms;
 	if (wait_cleared(dir, name, raised, deadline)) {
 		undo_all();

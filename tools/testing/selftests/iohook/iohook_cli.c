@@ -87,7 +87,7 @@ TEST_F(cli, add_list_remove_clear)
 	size_t n = sizeof(self->out);
 
 	ASSERT_EQ(0, cli(o, n, "add 00:1c.0 '6e 1 48 ff wc' '70 2 0 ffff ro'"));
-	EXPECT_TRUE(path_exists(OVR(RP1) "/6e"));
+	EXPECT_TRUE(path_exists(OVR(RP1) "/0x6e"));
 	ASSERT_EQ(0, cli(o, n, "add " NIC " 'bar0+8 4 0 1 ro skip=1 count=2'"));
 	ASSERT_EQ(0, cli(o, n, "add io '70 1 0 ff ro'"));
 
@@ -111,7 +111,7 @@ TEST_F(cli, add_list_remove_clear)
 		    "add nowhere '6e 1 0 ff ro'");
 
 	ASSERT_EQ(0, cli(o, n, "remove 00:1c.0 6e"));
-	EXPECT_FALSE(path_exists(OVR(RP1) "/6e"));
+	EXPECT_FALSE(path_exists(OVR(RP1) "/0x6e"));
 	EXPECT_SAYS(5, "iohook: remove: No such file or directory\n",
 		    "remove 00:1c.0 6e");
 	ASSERT_EQ(0, cli(o, n, "clear"));
@@ -165,7 +165,7 @@ TEST_F(cli, dry_run_and_verbose)
 	ASSERT_GT(exp, 0);
 	ASSERT_EQ(0, cli(o, n, "-n add 00:1c.0 '6e 1 48 ff wc'"));
 	EXPECT_STREQ("would write 6e 1 48 ff wc > " OVR(RP1) "/add\n", o);
-	EXPECT_FALSE(path_exists(OVR(RP1) "/6e"));
+	EXPECT_FALSE(path_exists(OVR(RP1) "/0x6e"));
 	/* An event: every write it would make, and none made. */
 	ASSERT_EQ(0, cli(o, n, "-n hotplug 2 present"));
 	snprintf(want, sizeof(want), "would write %x 2 148 16f wc > " OVR(RP2) "/add\n",
@@ -179,7 +179,7 @@ TEST_F(cli, dry_run_and_verbose)
 	/* -v: the same writes, made. */
 	ASSERT_EQ(0, cli(o, n, "-v add 00:1c.0 '6e 1 48 ff wc'"));
 	EXPECT_STREQ("write 6e 1 48 ff wc > " OVR(RP1) "/add\n", o);
-	EXPECT_TRUE(path_exists(OVR(RP1) "/6e"));
+	EXPECT_TRUE(path_exists(OVR(RP1) "/0x6e"));
 }
 
 /* The CLI with neither tracefs nor debugfs to be found. */
@@ -297,11 +297,11 @@ TEST_F(cli, hotplug_refusals_and_undo)
 	/* QEMU's slots have no MRL sensor. */
 	EXPECT_EQ(6, cli(o, n, "hotplug 1 mrl-open"));
 	EXPECT_NE(NULL, strstr(o, "iohook: hotplug: slot of " RP1 " does not offer mrl-open ("));
-	EXPECT_FALSE(path_exists(OVR(RP1) "/%x", exp + 0x1a));
+	EXPECT_FALSE(path_exists(OVR(RP1) "/0x%x", exp + 0x1a));
 	/* Forced: latched, and not signalled, as pciehp leaves MRLSCE off. */
 	EXPECT_EQ(0, cli(o, n, "-f hotplug 1 mrl-open"));
 	EXPECT_NE(NULL, strstr(o, "MRL opened; latched, not signalled"));
-	EXPECT_EQ(0x24, sysfs_read_num(OVR(RP1) "/%x/value", exp + 0x1a) & 0x24);
+	EXPECT_EQ(0x24, sysfs_read_num(OVR(RP1) "/0x%x/value", exp + 0x1a) & 0x24);
 	ASSERT_EQ(0, cli(o, n, "clear"));
 
 	EXPECT_SAYS(2, "iohook: hotplug: unknown action 'wiggle' (see iohook hotplug --help)\n"
@@ -317,8 +317,8 @@ TEST_F(cli, hotplug_refusals_and_undo)
 	ASSERT_EQ(0, iohook_sysfs_write(OVR(RP1) "/add", entry));
 	EXPECT_EQ(7, cli(o, n, "hotplug 1 button"));
 	EXPECT_NE(NULL, strstr(o, "an override is already in the way"));
-	EXPECT_FALSE(path_exists(OVR(RP1) "/%x", exp + 0x19));	/* power: undone */
-	EXPECT_TRUE(path_exists(OVR(RP1) "/%x", exp + 0x1a));	/* theirs: kept */
+	EXPECT_FALSE(path_exists(OVR(RP1) "/0x%x", exp + 0x19));	/* power: undone */
+	EXPECT_TRUE(path_exists(OVR(RP1) "/0x%x", exp + 0x1a));	/* theirs: kept */
 	EXPECT_TRUE(nic_bound());
 }
 
@@ -501,13 +501,13 @@ TEST_F(cli, acpi_hotplug_errors)
 	char *o = self->out;
 	size_t n = sizeof(self->out);
 
-	EXPECT_SAYS(2, "iohook: cpu: 'x' is not a CPU number (1-255)\n"
-		       "usage: iohook cpu N add|remove\n",
+	EXPECT_SAYS(2, "iohook: cpu: 'x' is not a CPU slot (1-255)\n"
+		       "usage: iohook cpu SLOT add|remove\n",
 		    "cpu x add");
 	EXPECT_EQ(2, cli(o, n, "cpu 2 frob"));
-	EXPECT_SAYS(7, "iohook: cpu: CPU 1 is already present (-f forces)\n",
+	EXPECT_SAYS(7, "iohook: cpu: slot 1 is present, as cpu1 (-f forces)\n",
 		    "cpu 1 add");
-	EXPECT_SAYS(7, "iohook: cpu: CPU 3 is not present (-f forces)\n",
+	EXPECT_SAYS(7, "iohook: cpu: slot 3 is not present (-f forces)\n",
 		    "cpu 3 remove");
 	EXPECT_SAYS(2, "iohook: memory: 'x' is not a slot number\n"
 		       "usage: iohook memory SLOT add [BASE SIZE] | SLOT remove\n",

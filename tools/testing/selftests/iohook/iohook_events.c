@@ -70,7 +70,7 @@ TEST_F(ev, pciehp_presence_on_empty_slot)
 	close(fd);
 
 	/* pciehp's handler read the event and cleared PDC through wc. */
-	snprintf(path, sizeof(path), OVR(RP2) "/%x/value", sltsta);
+	snprintf(path, sizeof(path), OVR(RP2) "/0x%x/value", sltsta);
 	EXPECT_TRUE(WAIT_FOR(sysfs_read_num("%s", path) == SLTSTA_PDS, 3000));
 	EXPECT_EQ(1, sysfs_read_num("/sys/bus/pci/slots/2/adapter"));
 
@@ -108,7 +108,7 @@ static int sltctl_power_entry(int exp, char *buf, size_t len)
 
 static long long sltctl_emulated(int exp)
 {
-	return sysfs_read_num(OVR(RP1) "/%x/value", exp + PCI_EXP_SLTCTL + 1);
+	return sysfs_read_num(OVR(RP1) "/0x%x/value", exp + PCI_EXP_SLTCTL + 1);
 }
 
 /* 1b: attention button on slot 1: pciehp powers it off after 5 s. */
@@ -175,7 +175,7 @@ TEST_F(ev, pciehp_surprise_removal)
 	snprintf(entries, sizeof(entries), "%x", exp + PCI_EXP_LNKSTA);
 	EXPECT_EQ(0, iohook_sysfs_write(OVR(RP1) "/remove", entries));
 	EXPECT_EQ(0, iohook_sysfs_write(IOHOOK_SYS "/pciconf/remove", NIC "+0"));
-	snprintf(entries, sizeof(entries), OVR(RP1) "/%x/value", exp + PCI_EXP_SLTSTA);
+	snprintf(entries, sizeof(entries), OVR(RP1) "/0x%x/value", exp + PCI_EXP_SLTSTA);
 	EXPECT_EQ(0, sysfs_writef(entries, "%x", SLTSTA_PDS | SLTSTA_PDC | SLTSTA_DLLSC));
 	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" RP1 "/fire_irq", "0"));
 	EXPECT_TRUE(WAIT_FOR(nic_bound(), 15000));
@@ -286,9 +286,9 @@ TEST_F(ev, acpi_gpe_through_sci)
 			     before + 1, 5000));
 	msleep(300);
 	EXPECT_EQ(before + 1, sysfs_read_num("/sys/firmware/acpi/interrupts/gpe02"));
-	snprintf(path, sizeof(path), IOHOOK_SYS "/io/%llx/value", port);
+	snprintf(path, sizeof(path), IOHOOK_SYS "/io/0x%llx/value", port);
 	EXPECT_EQ(0, sysfs_read_num("%s", path));
-	EXPECT_LE(2, sysfs_read_num(IOHOOK_SYS "/io/%llx/hits", port));
+	EXPECT_LE(2, sysfs_read_num(IOHOOK_SYS "/io/0x%llx/hits", port));
 }
 
 /* The IRQ of the e1000e's "other" (link) MSI-X vector, and its index. */
@@ -430,7 +430,7 @@ TEST_F(ev, aer_counted_fault)
 	EXPECT_EQ(1, aer_fire_twice(_metadata));
 	EXPECT_EQ(bad + 1, aer_counter(NIC, "aer_dev_correctable", "BadTLP"));
 	EXPECT_EQ(rp + 1, sysfs_read_num(PCI_DEVS "/" RP1 "/aer_rootport_total_err_cor"));
-	snprintf(name, sizeof(name), "%x", rp_aer + PCI_ERR_ROOT_STATUS);
+	snprintf(name, sizeof(name), "0x%x", rp_aer + PCI_ERR_ROOT_STATUS);
 	EXPECT_EQ(1, sysfs_read_num(OVR(RP1) "/%s/applied", name));
 	EXPECT_EQ(1, sysfs_read_num(OVR(RP1) "/%s/exhausted", name));
 	/* The handler read it twice and wrote it once, at least. */

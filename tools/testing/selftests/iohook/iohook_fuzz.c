@@ -32,13 +32,13 @@ static void safe_loc(const struct target *t, char *buf, size_t len)
 	unsigned int n = rnd(8);
 
 	if (t == &targets[0])
-		snprintf(buf, len, "%x", 0x80 + (n & 1));
+		snprintf(buf, len, "0x%x", 0x80 + (n & 1));
 	else if (t == &targets[1])
-		snprintf(buf, len, "%llx", MEM_SAFE + n * 8);
+		snprintf(buf, len, "0x%llx", MEM_SAFE + n * 8);
 	else if (t == &targets[2])
 		snprintf(buf, len, t->fmt, 0x100 + n * 8);
 	else
-		snprintf(buf, len, "%x", 0xf0 + (n & 3) * 4);
+		snprintf(buf, len, "0x%x", 0xf0 + (n & 3) * 4);
 }
 
 static const char * const bad_locs[] = {

@@ -36,18 +36,18 @@ static inline unsigned int rnd(unsigned int n)
 /* Where a write goes, and the locations that are safe to add there. */
 struct target {
 	const char *add, *remove, *dir;
-	const char *fmt;	/* a safe location from a small number */
+	const char *fmt;	/* a safe location, as its directory is named */
 	unsigned int max_len;
 };
 
 static const struct target targets[] = {
 	{ IOHOOK_SYS "/io/add", IOHOOK_SYS "/io/remove", IOHOOK_SYS "/io",
-	  "%x", 1 },				/* 0x80 + n: see safe_loc() */
+	  "0x%x", 1 },				/* 0x80 + n: see safe_loc() */
 	{ IOHOOK_SYS "/mem/add", IOHOOK_SYS "/mem/remove", IOHOOK_SYS "/mem",
-	  "%llx", 8 },
+	  "0x%llx", 8 },
 	{ IOHOOK_SYS "/pciconf/add", IOHOOK_SYS "/pciconf/remove",
 	  IOHOOK_SYS "/pciconf", "abcd:00:00.0+%x", 8 },
-	{ RP2_OVR "/add", RP2_OVR "/remove", RP2_OVR, "%x", 4 },
+	{ RP2_OVR "/add", RP2_OVR "/remove", RP2_OVR, "0x%x", 4 },
 };
 
 /*

@@ -155,9 +155,9 @@ static unsigned long long bar_start(const char *bdf, int bar)
 
 /* The hit counters the "hits" thread follows. */
 static const char *const hit_files[] = {
-	OVR(RP2) "/e0/hits",
-	IOHOOK_SYS "/io/88/hits",
-	IOHOOK_SYS "/mem/d000000001000/hits",
+	OVR(RP2) "/0xe0/hits",
+	IOHOOK_SYS "/io/0x88/hits",
+	IOHOOK_SYS "/mem/0xd000000001000/hits",
 	NULL,	/* the e1000e's, in the global view: set up at run time */
 };
 
@@ -170,7 +170,7 @@ static int add_long_lived(void)
 	nic_bar0 = bar_start(NIC, 0);
 	if (!nic_bar0)
 		return -ENODEV;
-	snprintf(nic_hits, sizeof(nic_hits), IOHOOK_SYS "/mem/%llx/hits",
+	snprintf(nic_hits, sizeof(nic_hits), IOHOOK_SYS "/mem/0x%llx/hits",
 		 nic_bar0 + NIC_RDTR);
 	snprintf(entry, sizeof(entry), "bar0+%x 4 %x ffff ro", NIC_RDTR, RDTR_VALUE);
 	return iohook_sysfs_write(OVR(RP2) "/add", "e0 4 0 ffffffff rw") ?:
@@ -205,16 +205,16 @@ static void do_adds(struct worker *w)
 				error(w, "/dev/port: %s", strerror(errno));
 			close(port);
 		}
-		snprintf(loc, sizeof(loc), "%x", io);
+		snprintf(loc, sizeof(loc), "0x%x", io);
 		must(w, IOHOOK_SYS "/io/remove", loc);
 		break;
 	case 1:		/* memory nothing decodes; both threads share a selector */
 		snprintf(entry, sizeof(entry), "%llx 4 1 ff %s sel=%llx:4=%x %s;%llx 8 2 ffff %s",
 			 mem, attr, MEM_SAFE + 0x100, n, opt, mem + 0x200, attr);
 		must(w, IOHOOK_SYS "/mem/add", entry);
-		snprintf(loc, sizeof(loc), "%llx@%x", mem, n);
+		snprintf(loc, sizeof(loc), "0x%llx@%x", mem, n);
 		must(w, IOHOOK_SYS "/mem/remove", loc);
-		snprintf(loc, sizeof(loc), "%llx", mem + 0x200);
+		snprintf(loc, sizeof(loc), "0x%llx", mem + 0x200);
 		must(w, IOHOOK_SYS "/mem/remove", loc);
 		break;
 	default:
@@ -232,9 +232,9 @@ static void do_adds(struct worker *w)
 		snprintf(entry, sizeof(entry), "%x 4 0 ffff %s %s;%x 1 3 3 %s",
 			 0xf0 + n * 4, attr, opt, 0xe8 + n, attr);
 		must(w, OVR(RP2) "/add", entry);
-		snprintf(loc, sizeof(loc), "%x", 0xf0 + n * 4);
+		snprintf(loc, sizeof(loc), "0x%x", 0xf0 + n * 4);
 		must(w, OVR(RP2) "/remove", loc);
-		snprintf(loc, sizeof(loc), "%x", 0xe8 + n);
+		snprintf(loc, sizeof(loc), "0x%x", 0xe8 + n);
 		must(w, OVR(RP2) "/remove", loc);
 		break;
 	}
@@ -253,9 +253,9 @@ static void do_values(struct worker *w)
 	char v[32];
 
 	snprintf(v, sizeof(v), "%x", wrnd(w, 0x10000));
-	must(w, OVR(RP2) "/e0/value", v);
-	must(w, IOHOOK_SYS "/io/88/value", v + (strlen(v) > 2 ? strlen(v) - 2 : 0));
-	must(w, IOHOOK_SYS "/mem/d000000001000/value", v);
+	must(w, OVR(RP2) "/0xe0/value", v);
+	must(w, IOHOOK_SYS "/io/0x88/value", v + (strlen(v) > 2 ? strlen(v) - 2 : 0));
+	must(w, IOHOOK_SYS "/mem/0xd000000001000/value", v);
 	usleep(1000);
 }
 

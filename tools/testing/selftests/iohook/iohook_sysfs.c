@@ -54,9 +54,10 @@ FIXTURE_TEARDOWN(ovr)
 	pci_cleanup(self->pacc);
 }
 
-static long long ovr_value(const char *name)
+/* The value of RP2's override at config offset @off (hex, as added). */
+static long long ovr_value(const char *off)
 {
-	return sysfs_read_num(RP2_OVR "/%s/value", name);
+	return sysfs_read_num(RP2_OVR "/0x%s/value", off);
 }
 
 TEST_F(ovr, ro_width1)
@@ -121,7 +122,7 @@ TEST_F(ovr, several_entries_one_write)
 	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 	EXPECT_EQ(0x33440011, pci_read_long(self->rp2, 0xf0));
 	dir_listing(RP2_OVR, list, sizeof(list));
-	EXPECT_STREQ(". .. add f0 f2 fc remove ", list);
+	EXPECT_STREQ(". .. 0xf0 0xf2 0xfc add remove ", list);
 	EXPECT_TRUE(path_exists(IOHOOK_SYS "/pciconf/" RP2 "+f2"));
 }
 
@@ -438,7 +439,7 @@ TEST_F(ovr, bar_io_entry_seen_by_dev_port)
 		SKIP(return, "no e1000e I/O BAR");
 	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" NIC "/overrides/add",
 					"bar2+0 4 12345678 ffffffff ro"));
-	snprintf(path, sizeof(path), IOHOOK_SYS "/io/%llx", base);
+	snprintf(path, sizeof(path), IOHOOK_SYS "/io/0x%llx", base);
 	EXPECT_TRUE(path_exists("%s", path));
 	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 	fd = open("/dev/port", O_RDONLY);
@@ -587,25 +588,54 @@ TEST_F(ovr, long_writes_refused_whole)
 	EXPECT_EQ(-EMSGSIZE, sysfs_write_bytes(IOHOOK_SYS "/io/add", buf, 2 * page));
 	dir_listing(IOHOOK_SYS "/io", after, sizeof(after));
 	EXPECT_STREQ(listing, after);
-	EXPECT_FALSE(path_exists(IOHOOK_SYS "/io/e0"));
+	EXPECT_FALSE(path_exists(IOHOOK_SYS "/io/0xe0"));
 	/* One byte less than a page, the entry at its end, is taken whole. */
 	memset(buf, ';', page);
 	memcpy(buf + page - sizeof(entry), entry, sizeof(entry) - 1);
 	EXPECT_EQ(0, sysfs_write_bytes(IOHOOK_SYS "/io/add", buf, page - 1));
-	ASSERT_GT(iohook_sysfs_read(IOHOOK_SYS "/io/e0/policy", policy,
+	ASSERT_GT(iohook_sysfs_read(IOHOOK_SYS "/io/0xe0/policy", policy,
 				    sizeof(policy)), 0);
 	EXPECT_STREQ("count=123", policy);
 	/* The other writable files too, with nothing changed. */
 	memset(buf, '1', 2 * page);
 	EXPECT_EQ(-EMSGSIZE, sysfs_write_bytes(ARMED, buf, 2 * page));
 	EXPECT_EQ(0, sysfs_read_num(ARMED));
-	EXPECT_EQ(-EMSGSIZE, sysfs_write_bytes(IOHOOK_SYS "/io/e0/value", buf, 2 * page));
-	EXPECT_EQ(5, sysfs_read_num(IOHOOK_SYS "/io/e0/value"));
+	EXPECT_EQ(-EMSGSIZE, sysfs_write_bytes(IOHOOK_SYS "/io/0xe0/value", buf, 2 * page));
+	EXPECT_EQ(5, sysfs_read_num(IOHOOK_SYS "/io/0xe0/value"));
 	EXPECT_EQ(-EMSGSIZE, sysfs_write_bytes(IOHOOK_SYS "/io/remove", buf, 2 * page));
-	EXPECT_TRUE(path_exists(IOHOOK_SYS "/io/e0"));
+	EXPECT_TRUE(path_exists(IOHOOK_SYS "/io/0xe0"));
 	EXPECT_EQ(-EMSGSIZE, sysfs_write_bytes(IOHOOK_SYS "/fire_irq", buf, 2 * page));
 	EXPECT_EQ(-EMSGSIZE, sysfs_write_bytes(PCI_DEVS "/" RP1 "/fire_irq", buf, 2 * page));
 	EXPECT_EQ(0, iohook_sysfs_write(IOHOOK_SYS "/io/remove", "e0"));
+}
+
+/*
+ * Every valid address can be added, whatever its hex spells: port,
+ * physical address or config offset 0xadd once made a directory "add"
+ * that collided with the add file (issue 31, defect 3). Directory names
+ * start with "0x" (or hold a '+'), which no file name of the ABI does.
+ */
+TEST_F(ovr, address_spelling_a_file_name)
+{
+	char list[4096];
+
+	ASSERT_EQ(0, iohook_sysfs_write(IOHOOK_SYS "/io/add", "add 1 5 ff ro"));
+	ASSERT_EQ(0, iohook_sysfs_write(IOHOOK_SYS "/mem/add", "add 1 6 ff ro"));
+	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/add", "add 1 7 ff ro"));
+	EXPECT_EQ(5, sysfs_read_num(IOHOOK_SYS "/io/0xadd/value"));
+	EXPECT_EQ(6, sysfs_read_num(IOHOOK_SYS "/mem/0xadd/value"));
+	EXPECT_EQ(7, ovr_value("add"));
+	EXPECT_TRUE(path_exists(IOHOOK_SYS "/pciconf/" RP2 "+add"));
+	dir_listing(RP2_OVR, list, sizeof(list));
+	EXPECT_STREQ(". .. 0xadd add remove ", list);
+	/* The add and remove files are still files, and still work. */
+	EXPECT_EQ(0, iohook_sysfs_write(IOHOOK_SYS "/io/remove", "add"));
+	EXPECT_EQ(0, iohook_sysfs_write(IOHOOK_SYS "/mem/remove", "0xadd"));
+	EXPECT_EQ(0, iohook_sysfs_write(RP2_OVR "/remove", "add"));
+	EXPECT_FALSE(path_exists(IOHOOK_SYS "/io/0xadd"));
+	EXPECT_FALSE(path_exists(IOHOOK_SYS "/mem/0xadd"));
+	dir_listing(RP2_OVR, list, sizeof(list));
+	EXPECT_STREQ(". .. add remove ", list);
 }
 
 TEST_F(ovr, uevents)
@@ -653,8 +683,8 @@ TEST_F(ovr, device_removal_with_overrides)
 	EXPECT_GT(0, write(held, "404 1 1 1 ro", 12));
 	close(held);
 	ASSERT_EQ(0, iohook_sysfs_write("/sys/bus/pci/rescan", "1"));
-	ASSERT_TRUE(WAIT_FOR(path_exists(PCI_DEVS "/" NIC "/overrides/400"), 10000));
-	EXPECT_EQ(0x12, sysfs_read_num(PCI_DEVS "/" NIC "/overrides/400/value"));
+	ASSERT_TRUE(WAIT_FOR(path_exists(PCI_DEVS "/" NIC "/overrides/0x400"), 10000));
+	EXPECT_EQ(0x12, sysfs_read_num(PCI_DEVS "/" NIC "/overrides/0x400/value"));
 	EXPECT_TRUE(WAIT_FOR(path_exists(PCI_DEVS "/" NIC "/driver"), 10000));
 	EXPECT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" NIC "/overrides/remove", "all"));
 	EXPECT_FALSE(path_exists(IOHOOK_SYS "/pciconf/" NIC "+400"));
@@ -695,7 +725,7 @@ TEST_F(ovr, uevents_once_views_silent)
 	/* Back: its view shows both, named by where they are now. */
 	ASSERT_EQ(0, iohook_sysfs_write("/sys/bus/pci/rescan", "1"));
 	ASSERT_TRUE(WAIT_FOR(path_exists(PCI_DEVS "/" NIC "/driver"), 10000));
-	EXPECT_TRUE(path_exists(PCI_DEVS "/" NIC "/overrides/404"));
+	EXPECT_TRUE(path_exists(PCI_DEVS "/" NIC "/overrides/0x404"));
 	bar0 = -1;
 	{
 		char res[256];
@@ -708,7 +738,7 @@ TEST_F(ovr, uevents_once_views_silent)
 	}
 	ASSERT_GT(bar0, 0);
 	/* Whether the BAR moved or not, the name matches where it is. */
-	snprintf(want, sizeof(want), IOHOOK_SYS "/mem/%llx", bar0 + 0x10);
+	snprintf(want, sizeof(want), IOHOOK_SYS "/mem/0x%llx", bar0 + 0x10);
 	if (path_exists("%s", want))
 		EXPECT_TRUE(path_exists(PCI_DEVS "/" NIC "/overrides/bar0+10"));
 	EXPECT_EQ(0, uevent_collect_iohook(fd, 500, events, sizeof(events)))
