@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cpu N add|remove, memory SLOT add|remove: ACPI CPU and memory hotplug
+ * cpu SLOT add|remove, memory SLOT add|remove: ACPI CPU and memory hotplug
  * on QEMU's firmware interface (docs/specs/acpi_cpu_hotplug.rst and
  * acpi_mem_hotplug.rst in QEMU), for a CPU or DIMM that does not exist.
  * The firmware's AML is satisfied as written; no table is replaced.
@@ -112,25 +112,57 @@ static int remove_io(unsigned long port, unsigned long selval)
 #define CINS		0x02
 #define CRMV		0x04
 
-static bool cpu_present(const void *arg)
+/*
+ * The logical CPU the kernel made for firmware slot @slot (QEMU's CPU
+ * selector, which is also the processor device's _UID), or -1. The
+ * kernel numbers a hot-added CPU with its next free logical number, so
+ * the two differ as soon as slots are added out of order.
+ */
+static long slot_cpu(long slot)
 {
-	char path[64];
+	DIR *d = opendir("/sys/devices/system/cpu");
+	long cpu = -1, n;
+	struct dirent *e;
+	char path[128], *end;
 
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld", *(const long *)arg);
-	return abi_exists(path);
+	while (d && cpu < 0 && (e = readdir(d))) {
+		if (strncmp(e->d_name, "cpu", 3))
+			continue;
+		n = strtol(e->d_name + 3, &end, 10);
+		if (end == e->d_name + 3 || *end)
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%ld/firmware_node/uid", n);
+		if (abi_read_num(path) == slot)
+			cpu = n;
+	}
+	if (d)
+		closedir(d);
+	return cpu;
 }
 
-static bool cpu_absent(const void *arg)
+static bool slot_present(const void *arg)
 {
-	return !cpu_present(arg);
+	return slot_cpu(*(const long *)arg) >= 0;
 }
 
+static bool slot_absent(const void *arg)
+{
+	return !slot_present(arg);
+}
+
+/*
+ * N is the firmware's CPU slot, as QEMU and the ACPI tables number it
+ * (device_add's slot, _UID), for add and remove alike: the event names
+ * a slot, and only the kernel knows which logical CPU it will make of
+ * it, so that is reported ("added as cpu2"), never assumed.
+ */
 int cmd_cpu(int argc, char **argv)
 {
 	unsigned long b = block_base("CPU Hotplug resources", 0xcd8);
+	long slot, cpu;
 	char desc[96];
-	bool add;
-	long cpu;
+	bool add, present;
 	long long ms;
 	char *end;
 	int err, ret;
@@ -138,24 +170,30 @@ int cmd_cpu(int argc, char **argv)
 	if (argc != 3 || (strcmp(argv[2], "add") && strcmp(argv[2], "remove")))
 		return EX_USAGE;
 	add = !strcmp(argv[2], "add");
-	cpu = strtol(argv[1], &end, 0);
-	if (*end || cpu <= 0 || cpu > 255) {
-		fprintf(stderr, "%s: cpu: '%s' is not a CPU number (1-255)\n", prog, argv[1]);
+	slot = strtol(argv[1], &end, 0);
+	if (*end || slot <= 0 || slot > 255) {
+		fprintf(stderr, "%s: cpu: '%s' is not a CPU slot (1-255)\n", prog, argv[1]);
 		return EX_USAGE;
 	}
-	if (add == cpu_present(&cpu) && !opt.force) {
-		fprintf(stderr, "%s: cpu: CPU %ld is %s (-f forces)\n", prog, cpu,
-			add ? "already present" : "not present");
+	cpu = slot_cpu(slot);
+	present = cpu >= 0;
+	if (add == present && !opt.force) {
+		if (add)
+			fprintf(stderr, "%s: cpu: slot %ld is present, as cpu%ld (-f forces)\n",
+				prog, slot, cpu);
+		else
+			fprintf(stderr, "%s: cpu: slot %ld is not present (-f forces)\n",
+				prog, slot);
 		return EX_BUSY;
 	}
 	/* The event: what CSCN reads after its command, with CSEL still 0. */
-	err = add_io(b + CPU_DATA, 4, cpu, 0xffffffff, "ro", "count=2", b, 0);
+	err = add_io(b + CPU_DATA, 4, slot, 0xffffffff, "ro", "count=2", b, 0);
 	if (!err)
 		err = add_io(b + CPU_FLAGS, 1, add ? CINS : CRMV, add ? CINS : CRMV, "ro",
 			     add ? "count=1" : "count=2", b, 0);
 	/* The state: present (read-only until the add is done), or ejectable. */
 	if (!err && add)
-		err = add_io(b + CPU_FLAGS, 1, CPEN, CPEN, "ro", "", b, cpu);
+		err = add_io(b + CPU_FLAGS, 1, CPEN, CPEN, "ro", "", b, slot);
 	if (err) {
 		undo_all();
 		return err_exit("cpu", err);
@@ -163,32 +201,36 @@ int cmd_cpu(int argc, char **argv)
 	ret = gpe_raise(CPU_GPE, &ms, desc, sizeof(desc));
 	if (ret)
 		return ret;
-	err = wait_until(add ? cpu_present : cpu_absent, &cpu);
+	err = wait_until(add ? slot_present : slot_absent, &slot);
 	if (err) {
 		undo_all();
-		fprintf(stderr, "%s: cpu: the kernel did not %s CPU %ld in %d ms (see dmesg)\n",
-			prog, add ? "add" : "remove", cpu, opt.timeout_ms);
+		fprintf(stderr,
+			"%s: cpu: the kernel did not %s CPU slot %ld in %d ms (see dmesg)\n",
+			prog, add ? "add" : "remove", slot, opt.timeout_ms);
 		return EX_TIMEOUT;
 	}
+	if (add)
+		cpu = slot_cpu(slot);
 	/* The scan is over: its overrides go. */
 	err = remove_io(b + CPU_DATA, 0);
 	if (!err)
 		err = remove_io(b + CPU_FLAGS, 0);
 	if (!err && add) {
-		err = remove_io(b + CPU_FLAGS, cpu);
+		err = remove_io(b + CPU_FLAGS, slot);
 		if (!err)
-			err = add_io(b + CPU_FLAGS, 1, CPEN, CPEN, "rw", "", b, cpu);
+			err = add_io(b + CPU_FLAGS, 1, CPEN, CPEN, "rw", "", b, slot);
 	}
 	if (!err && !add)
-		err = remove_io(b + CPU_FLAGS, cpu);
+		err = remove_io(b + CPU_FLAGS, slot);
 	if (err) {
 		undo_all();
 		return err_exit("cpu", err);
 	}
 	undo_forget();
-	printf("cpu %ld: %s through GPE %d (I/O block %lx); the kernel %s it in %lld ms\n",
-	       cpu, add ? "hot-add" : "eject request", CPU_GPE, b,
-	       add ? "added" : "removed", ms);
+	printf("cpu slot %ld: %s through GPE %d (I/O block %lx); "
+	       "the kernel %s cpu%ld in %lld ms\n",
+	       slot, add ? "hot-add" : "eject request", CPU_GPE, b,
+	       add ? "added it as" : "removed", cpu, ms);
 	return EX_OK;
 }
 

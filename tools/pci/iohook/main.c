@@ -57,10 +57,12 @@ static const struct command commands[] = {
 	  "Root Port's AER interrupt. -s gives the device for every error." },
 	{ "gpe", cmd_gpe, true, false, true, "N",
 	  "Raise ACPI GPE N through the SCI; the GPE block comes from the FADT." },
-	{ "cpu", cmd_cpu, true, false, true, "N add|remove",
-	  "ACPI CPU hotplug on QEMU's firmware interface: CPU N (one QEMU has not\n"
-	  "plugged) appears, or an eject request takes it away. The CPU's\n"
-	  "presence stays in an override until it is removed." },
+	{ "cpu", cmd_cpu, true, false, true, "SLOT add|remove",
+	  "ACPI CPU hotplug on QEMU's firmware interface: the CPU in firmware\n"
+	  "slot SLOT (QEMU's selector and _UID, not a logical CPU number; one\n"
+	  "QEMU has not plugged) appears, or an eject request takes it away; the\n"
+	  "logical CPU the kernel made of it is reported. The CPU's presence\n"
+	  "stays in an override until it is removed." },
 	{ "memory", cmd_memory, true, false, true, "SLOT add [BASE SIZE] | SLOT remove",
 	  "ACPI memory hotplug on QEMU's firmware interface: a DIMM that does not\n"
 	  "exist appears in SLOT (default at 4 GiB + SLOT GiB, 256 MiB), or an\n"
