@@ -93,6 +93,15 @@ static bool io_exists(unsigned long port, unsigned long selval)
 	return abi_exists(path);
 }
 
+/* The value of that override, or -1 if there is none. */
+static long long io_value(unsigned long port, unsigned long selval)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), IODIR "/0x%lx@%lx/value", port, selval);
+	return abi_read_hex(path);
+}
+
 static int remove_io(unsigned long port, unsigned long selval)
 {
 	char name[32];
@@ -326,17 +335,9 @@ int cmd_memory(int argc, char **argv)
 	}
 	if (!add) {
 		/* The slot's base as our override says. */
-		char path[96];
-		long long lo, hi, ll, lh;
+		long long lo = io_value(b, slot), hi = io_value(b + 4, slot);
+		long long ll = io_value(b + 8, slot), lh = io_value(b + 12, slot);
 
-		snprintf(path, sizeof(path), IODIR "/%lx@%lx/value", b, slot);
-		lo = abi_read_hex(path);
-		snprintf(path, sizeof(path), IODIR "/%lx@%lx/value", b + 4, slot);
-		hi = abi_read_hex(path);
-		snprintf(path, sizeof(path), IODIR "/%lx@%lx/value", b + 8, slot);
-		ll = abi_read_hex(path);
-		snprintf(path, sizeof(path), IODIR "/%lx@%lx/value", b + 12, slot);
-		lh = abi_read_hex(path);
 		if (lo < 0 || hi < 0 || ll < 0 || lh < 0 || !io_exists(b + MEM_FLAGS, slot)) {
 			fprintf(stderr, "%s: memory: slot %lu holds no emulated DIMM\n", prog,
 				slot);

@@ -94,7 +94,7 @@ TEST_F(cli, add_list_remove_clear)
 	ASSERT_EQ(0, cli(o, n, "list"));
 	EXPECT_NE(NULL, strstr(o, "pciconf 0000:00:1c.0+6e          0000:00:1c.0"));
 	EXPECT_NE(NULL, strstr(o, " skip=1 count=2 seen="));	/* the driver reads it */
-	EXPECT_NE(NULL, strstr(o, "io      70 "));
+	EXPECT_NE(NULL, strstr(o, "io      0x70 "));
 	ASSERT_EQ(0, cli(o, n, "--json list"));
 	EXPECT_NE(NULL, strstr(o, JSON_6E));
 	EXPECT_NE(NULL, strstr(o, "\"device\": \"" NIC "\""));	/* the BAR's owner */
@@ -168,7 +168,7 @@ TEST_F(cli, dry_run_and_verbose)
 	EXPECT_FALSE(path_exists(OVR(RP1) "/0x6e"));
 	/* An event: every write it would make, and none made. */
 	ASSERT_EQ(0, cli(o, n, "-n hotplug 2 present"));
-	snprintf(want, sizeof(want), "would write %x 2 148 16f wc > " OVR(RP2) "/add\n",
+	snprintf(want, sizeof(want), "would write 0x%x 2 148 16f wc > " OVR(RP2) "/add\n",
 		 exp + 0x1a);
 	EXPECT_NE(NULL, strstr(o, want));
 	EXPECT_NE(NULL, strstr(o, "would write 0 > " PCI_DEVS "/" RP2 "/fire_irq\n"));

@@ -70,7 +70,7 @@ TEST_F(ovr, ro_width1)
 	pci_write_byte(self->rp2, 0xf0, 0x5a);
 	EXPECT_EQ(0xa5, pci_read_byte(self->rp2, 0xf0));
 	EXPECT_EQ(0xa5, ovr_value("f0"));
-	EXPECT_EQ(3, sysfs_read_num(RP2_OVR "/f0/hits"));
+	EXPECT_EQ(3, sysfs_read_num(RP2_OVR "/0xf0/hits"));
 }
 
 TEST_F(ovr, rw_width2)
@@ -92,7 +92,7 @@ TEST_F(ovr, rc_width4)
 	EXPECT_EQ(0x80000001, pci_read_long(self->rp2, 0xf4));
 	EXPECT_EQ(0, pci_read_long(self->rp2, 0xf4));
 	EXPECT_EQ(0, ovr_value("f4"));
-	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/f4/value", "80000000"));
+	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/0xf4/value", "80000000"));
 	/* A byte read clears only the bits it returned. */
 	EXPECT_EQ(0, pci_read_byte(self->rp2, 0xf4));
 	EXPECT_EQ(0x80, pci_read_byte(self->rp2, 0xf7));
@@ -215,7 +215,7 @@ TEST_F(ovr, errors_leave_state_unchanged)
 	/* Text after a NUL byte is not silently ignored. */
 	EXPECT_EQ(-EINVAL, sysfs_write_bytes(RP2_OVR "/add", "f0 1 1 1 ro\0zz", 14));
 	EXPECT_EQ(-EINVAL, sysfs_write_bytes(RP2_OVR "/remove", "e2\0zz", 5));
-	EXPECT_EQ(-EINVAL, sysfs_write_bytes(RP2_OVR "/e2/value", "1\0zz", 4));
+	EXPECT_EQ(-EINVAL, sysfs_write_bytes(RP2_OVR "/0xe2/value", "1\0zz", 4));
 	EXPECT_EQ(-EINVAL, sysfs_write_bytes(ARMED, "1\0", 2));
 	EXPECT_EQ(-EINVAL, iohook_sysfs_write(ARMED, "1x"));
 	EXPECT_EQ(-EINVAL, iohook_sysfs_write(ARMED, "2"));
@@ -224,7 +224,7 @@ TEST_F(ovr, errors_leave_state_unchanged)
 	EXPECT_EQ(-EINVAL, iohook_sysfs_write(ARMED, "01"));
 	EXPECT_EQ(-EINVAL, iohook_sysfs_write(ARMED, "0001"));
 	EXPECT_EQ(-EINVAL, iohook_sysfs_write(ARMED, " 1"));
-	EXPECT_EQ(-EINVAL, iohook_sysfs_write(RP2_OVR "/e2/value", "+1"));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(RP2_OVR "/0xe2/value", "+1"));
 	dir_listing(IOHOOK_SYS "/pciconf", gafter, sizeof(gafter));
 	EXPECT_STREQ(gbefore, gafter);
 	EXPECT_EQ(0, sysfs_read_num(ARMED));
@@ -232,13 +232,13 @@ TEST_F(ovr, errors_leave_state_unchanged)
 	EXPECT_EQ(-ENOENT, iohook_sysfs_write(RP2_OVR "/remove", "e3"));
 	EXPECT_EQ(-ENOENT, iohook_sysfs_write(RP2_OVR "/remove", "f0"));
 	EXPECT_EQ(-EINVAL, iohook_sysfs_write(RP2_OVR "/remove", "e2 e3"));
-	EXPECT_EQ(-EINVAL, iohook_sysfs_write(RP2_OVR "/e2/value", "10000"));
-	EXPECT_EQ(-EINVAL, iohook_sysfs_write(RP2_OVR "/e2/value", "xyz"));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(RP2_OVR "/0xe2/value", "10000"));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(RP2_OVR "/0xe2/value", "xyz"));
 	EXPECT_EQ(0, ovr_value("e2"));
 	EXPECT_EQ(-EINVAL, iohook_sysfs_write(ARMED, "maybe"));
 	EXPECT_EQ(0, sysfs_read_num(ARMED));
 	EXPECT_EQ(0, iohook_sysfs_write(RP2_OVR "/remove", "e2"));
-	EXPECT_FALSE(path_exists(RP2_OVR "/e2"));
+	EXPECT_FALSE(path_exists(RP2_OVR "/0xe2"));
 }
 
 static int drop_cap_sys_admin(void)
@@ -275,7 +275,7 @@ TEST_F(ovr, writes_need_cap_sys_admin)
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	EXPECT_FALSE(path_exists(RP2_OVR "/f0"));
+	EXPECT_FALSE(path_exists(RP2_OVR "/0xf0"));
 	EXPECT_EQ(0, sysfs_read_num(ARMED));
 }
 
@@ -284,19 +284,19 @@ TEST_F(ovr, override_directory_files)
 	char buf[64];
 
 	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/add", "f4 4 8000 ff00 wc"));
-	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/f4/length", buf, sizeof(buf)), 0);
+	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/0xf4/length", buf, sizeof(buf)), 0);
 	EXPECT_STREQ("0x4", buf);
-	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/f4/mask", buf, sizeof(buf)), 0);
+	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/0xf4/mask", buf, sizeof(buf)), 0);
 	EXPECT_STREQ("0xff00", buf);
-	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/f4/attr", buf, sizeof(buf)), 0);
+	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/0xf4/attr", buf, sizeof(buf)), 0);
 	EXPECT_STREQ("wc", buf);
 	EXPECT_EQ(0x8000, ovr_value("f4"));
-	EXPECT_EQ(0, sysfs_read_num(RP2_OVR "/f4/hits"));
-	EXPECT_EQ(0, iohook_sysfs_write(RP2_OVR "/f4/value", "0x4200"));
+	EXPECT_EQ(0, sysfs_read_num(RP2_OVR "/0xf4/hits"));
+	EXPECT_EQ(0, iohook_sysfs_write(RP2_OVR "/0xf4/value", "0x4200"));
 	EXPECT_EQ(0x4200, ovr_value("f4"));
 	/* The global pciconf view is the same override. */
 	EXPECT_EQ(0x4200, sysfs_read_num(IOHOOK_SYS "/pciconf/" RP2 "+f4/value"));
-	EXPECT_EQ(-EACCES, iohook_sysfs_write(RP2_OVR "/f4/length", "1"));
+	EXPECT_EQ(-EACCES, iohook_sysfs_write(RP2_OVR "/0xf4/length", "1"));
 }
 
 TEST_F(ovr, armed_staged_armed_disarmed_rearmed)
@@ -805,7 +805,7 @@ TEST_F(ovr, remove_enomem_keeps_override)
 	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 	EXPECT_EQ(0x5a, pci_read_byte(self->rp2, 0xf0));
 	EXPECT_EQ(0, iohook_sysfs_write(RP2_OVR "/remove", "f0"));
-	EXPECT_FALSE(path_exists(RP2_OVR "/f0"));
+	EXPECT_FALSE(path_exists(RP2_OVR "/0xf0"));
 }
 
 /*
@@ -822,42 +822,42 @@ TEST_F(ovr, conditional_entries_select_by_last_write)
 	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/add",
 					"f4 4 aaaa ffff ro sel=f0:4&ff=1; "
 					"f4 4 bbbb ffff ro sel=f0:4&ff=2"));
-	EXPECT_TRUE(path_exists(RP2_OVR "/f4@1"));
-	EXPECT_TRUE(path_exists(RP2_OVR "/f4@2"));
-	EXPECT_FALSE(path_exists(RP2_OVR "/f4"));
+	EXPECT_TRUE(path_exists(RP2_OVR "/0xf4@1"));
+	EXPECT_TRUE(path_exists(RP2_OVR "/0xf4@2"));
+	EXPECT_FALSE(path_exists(RP2_OVR "/0xf4"));
 	EXPECT_TRUE(path_exists(IOHOOK_SYS "/pciconf/" RP2 "+f4@2"));
-	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/f4@1/condition", buf, sizeof(buf)), 0);
+	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/0xf4@1/condition", buf, sizeof(buf)), 0);
 	EXPECT_STREQ("sel=" RP2 "+f0:4&ff=1", buf);
-	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/f4@1/policy", buf, sizeof(buf)), 0);
+	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/0xf4@1/policy", buf, sizeof(buf)), 0);
 	EXPECT_STREQ("none", buf);
 	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 	/* Nothing written since arming: the selector is unknown. */
-	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/f4@1/recorded", buf, sizeof(buf)), 0);
+	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/0xf4@1/recorded", buf, sizeof(buf)), 0);
 	EXPECT_STREQ("unknown", buf);
 	EXPECT_EQ(hw, pci_read_long(self->rp2, 0xf4));
 
 	pci_write_long(self->rp2, 0xf0, 0x301);
-	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/f4@2/recorded", buf, sizeof(buf)), 0);
+	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/0xf4@2/recorded", buf, sizeof(buf)), 0);
 	EXPECT_STREQ("0x301", buf);
 	EXPECT_EQ((hw & 0xffff0000) | 0xaaaa, pci_read_long(self->rp2, 0xf4));
 	pci_write_byte(self->rp2, 0xf0, 2);	/* one byte of the selector */
 	EXPECT_EQ((hw & 0xffff0000) | 0xbbbb, pci_read_long(self->rp2, 0xf4));
 	pci_write_long(self->rp2, 0xf0, 3);
 	EXPECT_EQ(hw, pci_read_long(self->rp2, 0xf4));
-	EXPECT_EQ(1, sysfs_read_num(RP2_OVR "/f4@1/hits"));
-	EXPECT_EQ(1, sysfs_read_num(RP2_OVR "/f4@2/hits"));
+	EXPECT_EQ(1, sysfs_read_num(RP2_OVR "/0xf4@1/hits"));
+	EXPECT_EQ(1, sysfs_read_num(RP2_OVR "/0xf4@2/hits"));
 
 	/* Values are set per condition. */
-	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/f4@2/value", "cccc"));
+	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/0xf4@2/value", "cccc"));
 	pci_write_long(self->rp2, 0xf0, 2);
 	EXPECT_EQ((hw & 0xffff0000) | 0xcccc, pci_read_long(self->rp2, 0xf4));
 	/* One goes; the other stays; the location removes the rest. */
 	EXPECT_EQ(0, iohook_sysfs_write(RP2_OVR "/remove", "f4@2"));
-	EXPECT_FALSE(path_exists(RP2_OVR "/f4@2"));
+	EXPECT_FALSE(path_exists(RP2_OVR "/0xf4@2"));
 	EXPECT_EQ(hw, pci_read_long(self->rp2, 0xf4));
 	EXPECT_EQ(-ENOENT, iohook_sysfs_write(RP2_OVR "/remove", "f4@2"));
 	EXPECT_EQ(0, iohook_sysfs_write(RP2_OVR "/remove", "f4"));
-	EXPECT_FALSE(path_exists(RP2_OVR "/f4@1"));
+	EXPECT_FALSE(path_exists(RP2_OVR "/0xf4@1"));
 }
 
 TEST_F(ovr, conditional_and_policy_errors)
@@ -907,7 +907,7 @@ TEST_F(ovr, conditional_and_policy_errors)
 					     RP2 "+f4 4 0 ff ro sel=" RP1 "+f0:4=1"));
 	EXPECT_EQ(-EINVAL, iohook_sysfs_write(RP2_OVR "/remove", "e2@zz"));
 	EXPECT_EQ(-ENOENT, iohook_sysfs_write(RP2_OVR "/remove", "e2@1"));
-	EXPECT_TRUE(path_exists(RP2_OVR "/e2"));
+	EXPECT_TRUE(path_exists(RP2_OVR "/0xe2"));
 }
 
 /* Read one byte through the device's sysfs config file. */
@@ -938,12 +938,12 @@ TEST_F(ovr, policy_skip_then_count_exact_accesses)
 	ASSERT_GE(hw, 0);
 	snprintf(entry, sizeof(entry), "f8 1 %x ff ro skip=2 count=3", val);
 	ASSERT_EQ(0, iohook_sysfs_write(RP2_OVR "/add", entry));
-	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/f8/policy", buf, sizeof(buf)), 0);
+	ASSERT_GT(iohook_sysfs_read(RP2_OVR "/0xf8/policy", buf, sizeof(buf)), 0);
 	EXPECT_STREQ("skip=2 count=3", buf);
 	for (int round = 0; round < 2; round++) {
 		ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
-		EXPECT_EQ(0, sysfs_read_num(RP2_OVR "/f8/seen"));
-		EXPECT_EQ(0, sysfs_read_num(RP2_OVR "/f8/exhausted"));
+		EXPECT_EQ(0, sysfs_read_num(RP2_OVR "/0xf8/seen"));
+		EXPECT_EQ(0, sysfs_read_num(RP2_OVR "/0xf8/exhausted"));
 		for (i = 0; i < 10; i++) {
 			got[i] = config_byte(RP2, 0xf8) == val ? 'o' : 'h';
 			want[i] = i >= 2 && i < 5 ? 'o' : 'h';
@@ -951,11 +951,11 @@ TEST_F(ovr, policy_skip_then_count_exact_accesses)
 		got[10] = 0;
 		want[10] = 0;
 		EXPECT_STREQ(want, got);
-		EXPECT_EQ(10, sysfs_read_num(RP2_OVR "/f8/seen"));
-		EXPECT_EQ(3, sysfs_read_num(RP2_OVR "/f8/applied"));
-		EXPECT_EQ(1, sysfs_read_num(RP2_OVR "/f8/exhausted"));
+		EXPECT_EQ(10, sysfs_read_num(RP2_OVR "/0xf8/seen"));
+		EXPECT_EQ(3, sysfs_read_num(RP2_OVR "/0xf8/applied"));
+		EXPECT_EQ(1, sysfs_read_num(RP2_OVR "/0xf8/exhausted"));
 		/* hits count every access served, across arms. */
-		EXPECT_EQ(3 * (round + 1), sysfs_read_num(RP2_OVR "/f8/hits"));
+		EXPECT_EQ(3 * (round + 1), sysfs_read_num(RP2_OVR "/0xf8/hits"));
 		ASSERT_EQ(0, iohook_sysfs_write(ARMED, "0"));
 	}
 }
