@@ -29,6 +29,7 @@
  * event bit would otherwise clear the presence bit before the kernel's
  * hotplug work reads _STA.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -122,8 +123,35 @@ static int remove_io(unsigned long port, unsigned long selval)
 #define CRMV		0x04
 
 /*
- * The logical CPU the kernel made for firmware slot @slot (QEMU's CPU
- * selector, which is also the processor device's _UID), or -1. The
+ * The firmware slot of logical CPU @cpu, or -1: QEMU's CPU selector,
+ * which is also the processor's ACPI ID. A processor device with a _UID
+ * shows it as firmware_node/uid; QEMU 7.2 declares Processor objects
+ * instead, which have none, and names each after its slot
+ * ("\_SB_.CPUS.C002", "C%03X" in hw/acpi/cpu.c), which firmware_node/path
+ * shows.
+ */
+static long cpu_slot(long cpu)
+{
+	char path[96], buf[64], *name, *end;
+	long long uid;
+	long slot;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/firmware_node/uid", cpu);
+	uid = abi_read_num(path);
+	if (uid >= 0)
+		return uid;
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%ld/firmware_node/path", cpu);
+	if (abi_read(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	name = strrchr(buf, '.');
+	if (!name || name[1] != 'C' || !isxdigit((unsigned char)name[2]))
+		return -1;
+	slot = strtol(name + 2, &end, 16);
+	return *end ? -1 : slot;
+}
+
+/*
+ * The logical CPU the kernel made for firmware slot @slot, or -1. The
  * kernel numbers a hot-added CPU with its next free logical number, so
  * the two differ as soon as slots are added out of order.
  */
@@ -132,7 +160,7 @@ static long slot_cpu(long slot)
 	DIR *d = opendir("/sys/devices/system/cpu");
 	long cpu = -1, n;
 	struct dirent *e;
-	char path[128], *end;
+	char *end;
 
 	while (d && cpu < 0 && (e = readdir(d))) {
 		if (strncmp(e->d_name, "cpu", 3))
@@ -140,9 +168,7 @@ static long slot_cpu(long slot)
 		n = strtol(e->d_name + 3, &end, 10);
 		if (end == e->d_name + 3 || *end)
 			continue;
-		snprintf(path, sizeof(path),
-			 "/sys/devices/system/cpu/cpu%ld/firmware_node/uid", n);
-		if (abi_read_num(path) == slot)
+		if (cpu_slot(n) == slot)
 			cpu = n;
 	}
 	if (d)
