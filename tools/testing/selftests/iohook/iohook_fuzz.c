@@ -174,6 +174,9 @@ static bool listed_exactly(const char *dir, const char *entry)
 	l = strtoull(len, NULL, 16);
 	v = strtoull(val, NULL, 16);
 	m = strtoull(mask, NULL, 16);
+	/* An address's directory is 0xADDR, however the entry spelled it. */
+	if (!strchr(loc, '+'))
+		snprintf(loc, sizeof(loc), "0x%llx", strtoull(loc, NULL, 16));
 	/* A conditional override's directory is LOCATION@VALUE. */
 	if (sel)
 		snprintf(loc + strlen(loc), sizeof(loc) - strlen(loc), "@%llx",

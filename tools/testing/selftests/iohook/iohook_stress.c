@@ -514,10 +514,10 @@ TEST_F_TIMEOUT(st, everything_at_once, 3600)
 
 	/* Exactly the long-lived overrides, in every view and in the store. */
 	names_of(IOHOOK_SYS "/io", got, sizeof(got));
-	EXPECT_STREQ("88 ", got);
+	EXPECT_STREQ("0x88 ", got);
 	names_of(IOHOOK_SYS "/mem", got, sizeof(got));
-	snprintf(a, sizeof(a), "%llx", MEM_SAFE + 0x1000);
-	snprintf(b, sizeof(b), "%llx", nic_bar0 + NIC_RDTR);
+	snprintf(a, sizeof(a), "0x%llx", MEM_SAFE + 0x1000);
+	snprintf(b, sizeof(b), "0x%llx", nic_bar0 + NIC_RDTR);
 	/* in alphasort()'s order */
 	snprintf(want, sizeof(want), "%s %s ", strcoll(a, b) < 0 ? a : b,
 		 strcoll(a, b) < 0 ? b : a);
@@ -525,7 +525,7 @@ TEST_F_TIMEOUT(st, everything_at_once, 3600)
 	names_of(IOHOOK_SYS "/pciconf", got, sizeof(got));
 	EXPECT_STREQ("0000:00:1d.0+e0 ", got);
 	names_of(OVR(RP2), got, sizeof(got));
-	EXPECT_STREQ("e0 ", got);
+	EXPECT_STREQ("0xe0 ", got);
 	names_of(OVR(NIC), got, sizeof(got));
 	EXPECT_STREQ("bar0+2820 ", got);
 	names_of(OVR(RP1), got, sizeof(got));
