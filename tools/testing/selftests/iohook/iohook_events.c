@@ -496,6 +496,8 @@ static void read_line(const char *path, char *buf, size_t len)
  * it Online Capable (ACPI 6.3, the tables vm-run hands the VM) or under
  * a hypervisor it recognises; QEMU's own tables under TCG give none.
  */
+#define NO_HOTPLUG_CPU "the firmware offers no hot-pluggable CPU (6.12 needs ACPI 6.3 tables)"
+
 static bool cpu2_possible(void)
 {
 	char possible[32];
@@ -660,7 +662,7 @@ TEST_F_TIMEOUT(acpi, cpu_slots_in_both_orders, 180)
 	char possible[32];
 
 	if (!cpu2_possible())
-		SKIP(return, "the firmware offers no hot-pluggable CPU (6.12 needs ACPI 6.3 tables)");
+		SKIP(return, NO_HOTPLUG_CPU);
 	read_line(CPU_SYS "/possible", possible, sizeof(possible));
 	ASSERT_STREQ("0-3", possible);
 	EXPECT_EQ(1, cpu_slot(1));
@@ -676,7 +678,7 @@ TEST_F_TIMEOUT(acpi, cpu_bring_up_fails_safely, 120)
 	char buf[64];
 
 	if (!cpu2_possible())
-		SKIP(return, "the firmware offers no hot-pluggable CPU (6.12 needs ACPI 6.3 tables)");
+		SKIP(return, NO_HOTPLUG_CPU);
 	ASSERT_EQ(0, cli(self->out, sizeof(self->out), "cpu 2 add")) TH_LOG("%s", self->out);
 	EXPECT_NE(0, iohook_sysfs_write(CPU_SYS "/cpu2/online", "1"));
 	EXPECT_EQ(0, sysfs_read_num(CPU_SYS "/cpu2/online"));
