@@ -74,13 +74,19 @@ static int wait_until(bool (*done)(const void *arg), const void *arg)
 	return wait_for(done, arg, now_ms() + opt.timeout_ms);
 }
 
+/* The directory of the override at @port conditional on the selector = @selval. */
+static void io_name(char *name, size_t len, unsigned long port, unsigned long selval)
+{
+	snprintf(name, len, "0x%lx@%lx", port, selval);
+}
+
 static int add_io(unsigned long port, int len, unsigned long long value,
 		  unsigned long long mask, const char *attr, const char *options,
 		  unsigned long sel, unsigned long selval)
 {
 	char name[32], entry[160];
 
-	snprintf(name, sizeof(name), "0x%lx@%lx", port, selval);
+	io_name(name, sizeof(name), port, selval);
 	snprintf(entry, sizeof(entry), "%lx %d %llx %llx %s sel=%lx:4=%lx%s%s", port, len,
 		 value, mask, attr, sel, selval, options[0] ? " " : "", options);
 	return ovr_add(IODIR, name, entry);
@@ -88,18 +94,20 @@ static int add_io(unsigned long port, int len, unsigned long long value,
 
 static bool io_exists(unsigned long port, unsigned long selval)
 {
-	char path[96];
+	char name[32], path[96];
 
-	snprintf(path, sizeof(path), IODIR "/0x%lx@%lx", port, selval);
+	io_name(name, sizeof(name), port, selval);
+	snprintf(path, sizeof(path), IODIR "/%s", name);
 	return abi_exists(path);
 }
 
 /* The value of that override, or -1 if there is none. */
 static long long io_value(unsigned long port, unsigned long selval)
 {
-	char path[96];
+	char name[32], path[96];
 
-	snprintf(path, sizeof(path), IODIR "/0x%lx@%lx/value", port, selval);
+	io_name(name, sizeof(name), port, selval);
+	snprintf(path, sizeof(path), IODIR "/%s/value", name);
 	return abi_read_hex(path);
 }
 
@@ -109,7 +117,7 @@ static int remove_io(unsigned long port, unsigned long selval)
 
 	if (!io_exists(port, selval))
 		return 0;
-	snprintf(name, sizeof(name), "0x%lx@%lx", port, selval);
+	io_name(name, sizeof(name), port, selval);
 	return ovr_remove(IODIR, name);
 }
 
@@ -152,8 +160,8 @@ static long cpu_slot(long cpu)
 
 /*
  * The logical CPU the kernel made for firmware slot @slot, or -1. The
- * kernel numbers a hot-added CPU with its next free logical number, so
- * the two differ as soon as slots are added out of order.
+ * two differ: 6.1 numbers a hot-added CPU with its next free logical
+ * number, 6.12 with the one it set aside for the slot at boot.
  */
 static long slot_cpu(long slot)
 {
