@@ -41,8 +41,12 @@
 
 #define IODIR	IOHOOK_SYS "/io"
 
-/* The I/O range of the ACPI device whose _UID is @uid, or QEMU's @dflt. */
-static unsigned long block_base(const char *uid, unsigned long dflt)
+/*
+ * The I/O range of the ACPI device whose _UID is @uid, or @dflt: QEMU's
+ * hotplug register blocks (PNP0A06) and the IOH's (PNP0C02, our SSDT)
+ * are named by a string _UID.
+ */
+unsigned long acpi_io_block(const char *uid, unsigned long dflt)
 {
 	char path[320], buf[512], *io;
 	unsigned long base = dflt;
@@ -50,7 +54,7 @@ static unsigned long block_base(const char *uid, unsigned long dflt)
 	DIR *d = opendir("/sys/bus/acpi/devices");
 
 	while (d && (e = readdir(d))) {
-		if (strncmp(e->d_name, "PNP0A06:", 8))
+		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "/sys/bus/acpi/devices/%.32s/uid", e->d_name);
 		if (abi_read(path, buf, sizeof(buf)) <= 0 || strcmp(buf, uid))
@@ -202,7 +206,7 @@ static bool slot_absent(const void *arg)
  */
 int cmd_cpu(int argc, char **argv)
 {
-	unsigned long b = block_base("CPU Hotplug resources", 0xcd8);
+	unsigned long b = acpi_io_block("CPU Hotplug resources", 0xcd8);
 	long slot, cpu;
 	char desc[96];
 	bool add, present;
@@ -328,7 +332,7 @@ static bool mem_removed(const void *arg)
 /* iohook memory SLOT add [BASE SIZE] | iohook memory SLOT remove */
 int cmd_memory(int argc, char **argv)
 {
-	unsigned long b = block_base("Memory hotplug resources", 0xa00);
+	unsigned long b = acpi_io_block("Memory hotplug resources", 0xa00);
 	char desc[96];
 	unsigned long long base, size, bs;
 	struct mem_range r;

@@ -95,6 +95,10 @@ int cmd_aer(int argc, char **argv);
 int cmd_gpe(int argc, char **argv);
 int cmd_cpu(int argc, char **argv);
 int cmd_memory(int argc, char **argv);
+int cmd_ioh(int argc, char **argv);
+
+/* acpi_hotplug.c: the I/O register block of a firmware hotplug interface */
+unsigned long acpi_io_block(const char *uid, unsigned long dflt);
 
 /* gpe.c: raise a GPE through the SCI and wait until ACPI handled it */
 int gpe_raise(long gpe, long long *elapsed_ms, char *desc, size_t len);

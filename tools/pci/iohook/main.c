@@ -67,6 +67,10 @@ static const struct command commands[] = {
 	  "ACPI memory hotplug on QEMU's firmware interface: a DIMM that does not\n"
 	  "exist appears in SLOT (default at 4 GiB + SLOT GiB, 256 MiB), or an\n"
 	  "eject request takes it away. Keep it offline: nothing is behind it." },
+	{ "ioh", cmd_ioh, true, false, true, "N add|remove",
+	  "ACPI I/O hub hotplug: host bridge N of the firmware (\\_SB.IOHN, from\n"
+	  "scripts/firmware/q35-ioh-ssdt.asl) appears with a test device on its\n"
+	  "root bus, or an eject request removes the bridge and all below it." },
 };
 
 #define NCMDS ARRAY_SIZE(commands)
