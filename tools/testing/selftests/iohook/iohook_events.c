@@ -18,7 +18,9 @@
  *   AER:     a counted fault: count=1 on a stuck Root Error Status
  *   ACPI:    CPU hot-add, eject and a failing bring-up; memory hot-add
  *            and eject in the second DIMM slot; each 20 times in one boot
- *            (through iohook(8), on QEMU's CPU and memory hotplug blocks)
+ *            (through iohook(8), on QEMU's CPU and memory hotplug blocks);
+ *            I/O hub (PCI host bridge) hot-add and eject, three times,
+ *            on the SSDT of scripts/firmware/q35-ioh-ssdt.asl
  */
 #include <linux/mii.h>
 #include <linux/sockios.h>
@@ -521,7 +523,7 @@ static long cpu_slot(int cpu)
 }
 
 struct machine_counts {
-	int mem_blocks, cpus, io_overrides;
+	int mem_blocks, cpus, io_overrides, pciconf_overrides, pci_buses;
 	long long mem_total;
 	char present[32], online[32];
 };
@@ -532,6 +534,8 @@ static void machine_counts(struct machine_counts *c)
 	c->cpus = count_entries(CPU_SYS, "cpu") - !!path_exists(CPU_SYS "/cpufreq") -
 		  !!path_exists(CPU_SYS "/cpuidle");
 	c->io_overrides = count_entries(IOHOOK_SYS "/io", "");
+	c->pciconf_overrides = count_entries(IOHOOK_SYS "/pciconf", "");
+	c->pci_buses = count_entries("/sys/class/pci_bus", "");
 	c->mem_total = meminfo_kb("MemTotal:");
 	read_line(CPU_SYS "/present", c->present, sizeof(c->present));
 	read_line(CPU_SYS "/online", c->online, sizeof(c->online));
@@ -559,6 +563,7 @@ FIXTURE_TEARDOWN(acpi)
 	if (path_exists(IOHOOK_SYS "/io/0xa14@1"))
 		cli(out, sizeof(out), "memory 1 remove");
 	/* Whatever a failed test left: a slot not present is refused at once. */
+	cli(out, sizeof(out), "ioh 1 remove");
 	cli(out, sizeof(out), "cpu 2 remove");
 	cli(out, sizeof(out), "cpu 3 remove");
 	clear_all();
@@ -573,6 +578,8 @@ static void same_machine(struct __test_metadata *_metadata, const struct machine
 	EXPECT_EQ(a->mem_blocks, b.mem_blocks);
 	EXPECT_EQ(a->cpus, b.cpus);
 	EXPECT_EQ(a->io_overrides, b.io_overrides);
+	EXPECT_EQ(a->pciconf_overrides, b.pciconf_overrides);
+	EXPECT_EQ(a->pci_buses, b.pci_buses);
 	EXPECT_EQ(a->mem_total, b.mem_total);
 	EXPECT_STREQ(a->present, b.present);
 	EXPECT_STREQ(a->online, b.online);
@@ -712,13 +719,112 @@ TEST_F(acpi, memory_hot_add_and_eject_second_slot)
 	same_machine(_metadata, &self->start);
 }
 
+/*
+ * 12: the I/O hub of scripts/firmware/q35-ioh-ssdt.asl (\_SB.IOH1, root
+ * bus f0, memory window a0000000-a00fffff) is hot-added with the function
+ * iohook gives it (1b36:0005, a 64 KiB BAR), then ejected, three times:
+ * each time the ACPI device's _STA, the root bus, the function in sysfs
+ * and lspci, and the window in /proc/iomem come and go.
+ */
+#define IOH_PATH	"\\_SB_.IOH1"
+#define IOH_FN		"0000:f0:00.0"
+#define NO_IOH		"the firmware declares no I/O hub \\_SB.IOH1 (vm-run loads one)"
+
+/* /sys/bus/acpi/devices/PNP0A08:N of \_SB.IOH1 into @dir, or false. */
+static bool ioh_acpi_dir(char *dir, size_t len)
+{
+	char path[300], buf[64];
+	struct dirent *e;
+	bool found = false;
+	DIR *d = opendir("/sys/bus/acpi/devices");
+
+	while (d && !found && (e = readdir(d))) {
+		if (strncmp(e->d_name, "PNP0A08:", 8))
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/acpi/devices/%.32s/path", e->d_name);
+		read_line(path, buf, sizeof(buf));
+		if (!strcmp(buf, IOH_PATH)) {
+			snprintf(dir, len, "/sys/bus/acpi/devices/%.32s", e->d_name);
+			found = true;
+		}
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static void ioh_expect_absent(struct __test_metadata *_metadata, const char *acpi)
+{
+	char path[352], buf[256];
+
+	snprintf(path, sizeof(path), "%s/status", acpi);
+	read_line(path, buf, sizeof(buf));
+	EXPECT_STREQ("0", buf);
+	snprintf(path, sizeof(path), "%s/physical_node", acpi);
+	EXPECT_FALSE(path_exists(path));
+	EXPECT_FALSE(path_exists("/sys/class/pci_bus/0000:f0"));
+	EXPECT_FALSE(path_exists(PCI_DEVS "/" IOH_FN));
+	run_cmd(buf, sizeof(buf), "lspci -D -s " IOH_FN " 2>/dev/null");
+	EXPECT_STREQ("", buf);
+	EXPECT_FALSE(iomem_has("a0000000-a00fffff"));
+}
+
+TEST_F(acpi, ioh_hot_add_and_eject_three_times)
+{
+	char acpi[300], path[352], buf[256];
+	int round;
+
+	if (!ioh_acpi_dir(acpi, sizeof(acpi)))
+		SKIP(return, NO_IOH);
+	ioh_expect_absent(_metadata, acpi);
+	for (round = 0; round < 3; round++) {
+		ASSERT_EQ(0, cli(self->out, sizeof(self->out), "ioh 1 add"))
+			TH_LOG("round %d: %s", round, self->out);
+		EXPECT_NE(NULL, strstr(self->out, "ioh 1: hot-add through GPE 16 (I/O block ee0); "
+					 "the kernel added root bus 0000:f0 with " IOH_FN " in"));
+		snprintf(path, sizeof(path), "%s/status", acpi);
+		read_line(path, buf, sizeof(buf));
+		EXPECT_STREQ("15", buf);
+		snprintf(path, sizeof(path), "%s/physical_node/pci_bus/0000:f0", acpi);
+		EXPECT_TRUE(path_exists(path)) TH_LOG("round %d: the bridge is not IOH1's", round);
+		EXPECT_TRUE(path_exists("/sys/class/pci_bus/0000:f0"));
+		EXPECT_EQ(0x1b36, sysfs_read_num(PCI_DEVS "/" IOH_FN "/vendor"));
+		EXPECT_EQ(0x0005, sysfs_read_num(PCI_DEVS "/" IOH_FN "/device"));
+		EXPECT_EQ(0xff0000, sysfs_read_num(PCI_DEVS "/" IOH_FN "/class"));
+		/* The BAR, assigned from the bridge's window, every round. */
+		read_line(PCI_DEVS "/" IOH_FN "/resource", buf, sizeof(buf));
+		EXPECT_EQ(0, strncmp(buf, "0x00000000a0000000 0x00000000a000ffff", 37))
+			TH_LOG("round %d: BAR 0 is %s", round, buf);
+		EXPECT_TRUE(iomem_has("a0000000-a00fffff : PCI Bus 0000:f0"));
+		EXPECT_TRUE(iomem_has("a0000000-a000ffff : " IOH_FN));
+		run_cmd(buf, sizeof(buf), "lspci -D -s " IOH_FN " 2>/dev/null");
+		EXPECT_NE(NULL, strstr(buf, IOH_FN " Unassigned class [ff00]: Red Hat, Inc."))
+			TH_LOG("lspci: %s", buf);
+
+		ASSERT_EQ(0, cli(self->out, sizeof(self->out), "ioh 1 remove"))
+			TH_LOG("round %d: %s", round, self->out);
+		EXPECT_NE(NULL, strstr(self->out, "ioh 1: eject request through GPE 16 (I/O block "
+					 "ee0); the kernel removed root bus 0000:f0 in"));
+		ioh_expect_absent(_metadata, acpi);
+		same_machine(_metadata, &self->start);
+	}
+}
+
 /* 11: every scenario 20 times in one boot; every count back to its start. */
 TEST_F_TIMEOUT(acpi, repeat_twenty_times, 900)
 {
 	bool cpu = cpu2_possible();
+	char acpi[300];
+	bool ioh = ioh_acpi_dir(acpi, sizeof(acpi));
 	int i;
 
 	for (i = 0; i < 20; i++) {
+		if (ioh) {
+			ASSERT_EQ(0, cli(self->out, sizeof(self->out), "ioh 1 add"))
+				TH_LOG("round %d: %s", i, self->out);
+			ASSERT_EQ(0, cli(self->out, sizeof(self->out), "ioh 1 remove"))
+				TH_LOG("round %d: %s", i, self->out);
+		}
 		ASSERT_EQ(0, cli(self->out, sizeof(self->out), "memory 1 add"))
 			TH_LOG("round %d: %s", i, self->out);
 		ASSERT_EQ(0, cli(self->out, sizeof(self->out), "memory 1 remove"))
