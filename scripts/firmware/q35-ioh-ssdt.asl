@@ -14,6 +14,9 @@
  *   0xee0  IOHS  status, bit 0: IOH 1 is present (the eject writes it 0)
  *   0xee1  IOHE  events, write 1 to clear: bit 0 insert, bit 1 remove
  *
+ * (A second IOH would use bit 1 of IOHS, bits 2 and 3 of IOHE, and buses
+ * 0xf8-0xff: the layout "iohook ioh N" follows.)
+ *
  * GPE 0x10 (GPIO 0's event on ICH9) runs _E10, which reads IOHE, clears
  * what it found and Notify()s the IOH: 1 (device check) on an insert,
  * 3 (eject request) on a removal. Linux's ACPI hotplug then evaluates
