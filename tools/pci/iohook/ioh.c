@@ -217,8 +217,8 @@ int cmd_ioh(int argc, char **argv)
 	err = wait_for(add ? ioh_added : ioh_removed, &h, now_ms() + opt.timeout_ms);
 	if (err) {
 		undo_all();
-		fprintf(stderr, "%s: ioh: the kernel did not %s IOH %ld (root bus %02x) in %d ms "
-			"(see dmesg)\n", prog, add ? "add" : "remove", n, h.bus, opt.timeout_ms);
+		fprintf(stderr, "%s: ioh: the kernel did not %s IOH %ld in %d ms (see dmesg)\n",
+			prog, add ? "add" : "remove", n, opt.timeout_ms);
 		return EX_TIMEOUT;
 	}
 	ms = now_ms() - t0;
@@ -233,12 +233,12 @@ int cmd_ioh(int argc, char **argv)
 		return err_exit("ioh", err);
 	}
 	undo_forget();
+	printf("ioh %ld: %s through GPE %d (I/O block %lx); ", n,
+	       add ? "hot-add" : "eject request", IOH_GPE, b);
 	if (add)
-		printf("ioh %ld: hot-add through GPE %d (I/O block %lx); the kernel added "
-		       "root bus 0000:%02x with %s in %lld ms\n", n, IOH_GPE, b, h.bus, h.bdf,
-		       ms);
+		printf("the kernel added root bus 0000:%02x with %s in %lld ms\n",
+		       h.bus, h.bdf, ms);
 	else
-		printf("ioh %ld: eject request through GPE %d (I/O block %lx); the kernel "
-		       "removed root bus 0000:%02x in %lld ms\n", n, IOH_GPE, b, h.bus, ms);
+		printf("the kernel removed root bus 0000:%02x in %lld ms\n", h.bus, ms);
 	return EX_OK;
 }

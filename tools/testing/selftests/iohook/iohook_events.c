@@ -803,8 +803,8 @@ TEST_F(acpi, ioh_hot_add_and_eject_three_times)
 
 		ASSERT_EQ(0, cli(self->out, sizeof(self->out), "ioh 1 remove"))
 			TH_LOG("round %d: %s", round, self->out);
-		EXPECT_NE(NULL, strstr(self->out, "ioh 1: eject request through GPE 16 (I/O block "
-					 "ee0); the kernel removed root bus 0000:f0 in"));
+		EXPECT_NE(NULL, strstr(self->out, "ioh 1: eject request through GPE 16 "
+					 "(I/O block ee0); the kernel removed root bus 0000:f0 in"));
 		ioh_expect_absent(_metadata, acpi);
 		same_machine(_metadata, &self->start);
 	}
