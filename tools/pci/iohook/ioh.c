@@ -20,7 +20,8 @@
  * when the kernel has added that function: its resource0 file is made by
  * pci_bus_add_device(), after the new bus's resources are assigned.
  * remove: an eject request; done when the kernel has removed the root
- * bus and called _EJ0 (the IOH reads absent). Then the overrides go.
+ * bus, called _EJ0 (the IOH reads absent) and released the bridge's
+ * memory window. Then the overrides go.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -104,13 +105,33 @@ static bool ioh_added(const void *arg)
 	return ioh_status(h) == 15 && abi_exists(path);
 }
 
+/* Whether /proc/iomem still holds a window of root bus @bus. */
+static bool ioh_window_claimed(unsigned int bus)
+{
+	char line[256], name[32];
+	bool found = false;
+	FILE *f = fopen("/proc/iomem", "r");
+
+	snprintf(name, sizeof(name), ": PCI Bus 0000:%02x\n", bus);
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, name);
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/*
+ * Removed and ejected, and the bridge released: its windows go back
+ * when its last reference does (patch 0005), which a kernel with
+ * CONFIG_DEBUG_KOBJECT_RELEASE delays by seconds.
+ */
 static bool ioh_removed(const void *arg)
 {
 	const struct ioh *h = arg;
 	char path[96];
 
 	snprintf(path, sizeof(path), "/sys/class/pci_bus/0000:%02x", h->bus);
-	return ioh_status(h) == 0 && !abi_exists(path);
+	return ioh_status(h) == 0 && !abi_exists(path) && !ioh_window_claimed(h->bus);
 }
 
 static void fn_name(const struct ioh *h, unsigned int off, char *name, size_t len)
