@@ -16,6 +16,8 @@
 #   make fuzz      libFuzzer (ASan, UBSan) on the parser and the bit
 #                  semantics, built unchanged for userspace: RUNS
 #                  executions per target (default 10 million)
+#   make kselftest-runner  the suite under the kernel's own kselftest
+#                  runner (run_kselftest.sh -c iohook) in the VM, per kernel
 #   make series    a git-am-able patch series for your own Linux KVER tree
 #                  (in BUILD_DIR/KVER/series, or SERIES_OUT)
 #
@@ -31,7 +33,7 @@ export KVER
 endif
 KVER_OR_DEFAULT := $(or $(KVER),6.12)
 
-.PHONY: all deps kernel selftests check demo vm bench bench-probe series fuzz clean distclean
+.PHONY: all deps kernel selftests check kselftest-runner demo vm bench bench-probe series fuzz clean distclean
 
 all: kernel
 
@@ -46,6 +48,9 @@ selftests: kernel
 
 check: deps
 	@scripts/check
+
+kselftest-runner: deps
+	@scripts/kselftest-runner
 
 demo: kernel selftests
 	@scripts/demo
