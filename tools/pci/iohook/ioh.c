@@ -114,7 +114,7 @@ static bool ioh_window_claimed(unsigned int bus)
 
 	snprintf(name, sizeof(name), ": PCI Bus 0000:%02x\n", bus);
 	while (f && !found && fgets(line, sizeof(line), f))
-		found = strstr(line, name);
+		found = strstr(line, name) != NULL;
 	if (f)
 		fclose(f);
 	return found;
@@ -203,8 +203,9 @@ int cmd_ioh(int argc, char **argv)
 		return EX_USAGE;
 	add = !strcmp(argv[2], "add");
 	n = strtol(argv[1], &end, 0);
-	if (*end || n < 1 || n > 8) {
-		fprintf(stderr, "%s: ioh: '%s' is not an IOH number (1-8)\n", prog, argv[1]);
+	/* The layout's bus ranges (0xf0 + 8 * (N - 1)) leave room for two. */
+	if (*end || n < 1 || n > 2) {
+		fprintf(stderr, "%s: ioh: '%s' is not an IOH number (1-2)\n", prog, argv[1]);
 		return EX_USAGE;
 	}
 	if (!ioh_find(&h, n)) {

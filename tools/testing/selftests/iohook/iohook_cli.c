@@ -519,7 +519,7 @@ TEST_F(cli, acpi_hotplug_errors)
 	/* The range already holds memory: the boot RAM at 0. */
 	EXPECT_SAYS(7, "iohook: memory: 0-7ffffff already has memory blocks\n",
 		    "memory 1 add 0 0x8000000");
-	EXPECT_SAYS(2, "iohook: ioh: 'x' is not an IOH number (1-8)\n"
+	EXPECT_SAYS(2, "iohook: ioh: 'x' is not an IOH number (1-2)\n"
 		       "usage: iohook ioh N add|remove\n",
 		    "ioh x add");
 	EXPECT_SAYS(5, "iohook: ioh: the firmware declares no IOH 2 (\\_SB.IOH2; "
