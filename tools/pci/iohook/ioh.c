@@ -114,7 +114,7 @@ static bool ioh_window_claimed(unsigned int bus)
 
 	snprintf(name, sizeof(name), ": PCI Bus 0000:%02x\n", bus);
 	while (f && !found && fgets(line, sizeof(line), f))
-		found = strstr(line, name) != NULL;
+		found = !!strstr(line, name);
 	if (f)
 		fclose(f);
 	return found;
