@@ -126,7 +126,8 @@ static void may(struct worker *w, const char *path, const char *text)
 	w->ops++;
 	if (!err)
 		return;
-	if (err == -ENOENT || err == -ENODEV || err == -EIO || err == -ERANGE)
+	/* ENXIO: fire_irq while the driver is unbound and its vectors freed. */
+	if (err == -ENOENT || err == -ENODEV || err == -EIO || err == -ERANGE || err == -ENXIO)
 		w->refused++;
 	else
 		error(w, "%s < '%s': %s", path, text, strerror(-err));
