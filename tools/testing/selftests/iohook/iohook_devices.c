@@ -5,7 +5,7 @@
  * e1000e (8086:10d3) at 01:00.0 behind the first. Read through libpci's
  * sysfs access method, the same path lspci and setpci use.
  */
-#include "iohook_util.h"
+#include "iohook_q35.h"
 #include "iohook_harness.h"
 
 FIXTURE(pci)
@@ -15,6 +15,12 @@ FIXTURE(pci)
 
 FIXTURE_SETUP(pci)
 {
+	const char *why = q35_unusable();
+
+	ASSERT_FALSE(why && q35_required()) TH_LOG("IOHOOK_MACHINE=q35: %s", why);
+	if (why)
+		SKIP(return, "%s", why);
+
 	self->pacc = pci_open_sysfs();
 	ASSERT_NE(NULL, self->pacc);
 }

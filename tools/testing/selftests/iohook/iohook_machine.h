@@ -11,7 +11,7 @@
 #include <net/if.h>
 #include <sys/wait.h>
 
-#include "iohook_util.h"
+#include "iohook_q35.h"
 
 #define RP1	"0000:00:1c.0"
 #define RP2	"0000:00:1d.0"

@@ -460,6 +460,12 @@ FIXTURE(st) {
 
 FIXTURE_SETUP(st)
 {
+	const char *why = q35_unusable();
+
+	ASSERT_FALSE(why && q35_required()) TH_LOG("IOHOOK_MACHINE=q35: %s", why);
+	if (why)
+		SKIP(return, "%s", why);
+
 	if (!path_exists(STATE))
 		mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
 	ASSERT_EQ(0, machine_reset(self->ifname, sizeof(self->ifname)));

@@ -17,7 +17,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include "iohook_util.h"
+#include "iohook_q35.h"
 #include "iohook_harness.h"
 
 #define RP1	"0000:00:1c.0"
@@ -42,6 +42,12 @@ FIXTURE(ovr)
 
 FIXTURE_SETUP(ovr)
 {
+	const char *why = q35_unusable();
+
+	ASSERT_FALSE(why && q35_required()) TH_LOG("IOHOOK_MACHINE=q35: %s", why);
+	if (why)
+		SKIP(return, "%s", why);
+
 	reset_state();
 	self->pacc = pci_open_sysfs();
 	self->rp2 = pci_find(self->pacc, 0, 0x1d, 0);

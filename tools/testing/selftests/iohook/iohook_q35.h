@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * iohook_q35.h - is this the machine the topology-bound tests drive?
+ *
+ * Most iohook tests act on particular hardware: QEMU q35's PCIe root
+ * ports (pcie-root-port, 1b36:000c) at 00:1c.0 and 00:1d.0 with hotplug
+ * slots 1 and 2, the e1000e behind the first, and q35's ACPI hotplug
+ * registers. On any other machine, a lab's board say, 00:1c.0 can be a
+ * real root port with a real device behind it, and a test that overrides
+ * its Slot Status or fires its vector would act on real hardware. So
+ * each such fixture first checks the machine and skips, with the reason,
+ * when it differs.
+ *
+ * scripts/host/vm-run starts that machine and sets IOHOOK_MACHINE=q35:
+ * there a difference is a failure, never a skip, so a broken VM setup
+ * cannot pass as a run of skipped tests.
+ */
+#ifndef IOHOOK_Q35_H
+#define IOHOOK_Q35_H
+
+#include "iohook_util.h"
+
+/* Whether @dev (a BDF) has ids @vendor and @device ("0x1b36", "0x000c"). */
+static inline bool pci_is(const char *dev, const char *vendor, const char *device)
+{
+	char v[16], d[16], path[128];
+
+	snprintf(path, sizeof(path), PCI_DEVS "/%s/vendor", dev);
+	if (iohook_sysfs_read(path, v, sizeof(v)) < 0)
+		return false;
+	snprintf(path, sizeof(path), PCI_DEVS "/%s/device", dev);
+	if (iohook_sysfs_read(path, d, sizeof(d)) < 0)
+		return false;
+	return !strncmp(v, vendor, strlen(vendor)) && !strncmp(d, device, strlen(device));
+}
+
+/* Whether the hotplug slot named @slot is the one below bus @bus. */
+static inline bool slot_at(const char *slot, const char *bus)
+{
+	char path[128], addr[32];
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/slots/%s/address", slot);
+	return iohook_sysfs_read(path, addr, sizeof(addr)) >= 0 &&
+	       !strncmp(addr, bus, strlen(bus));
+}
+
+/*
+ * NULL on vm-run's q35 machine, else what differs. The e1000e itself is
+ * not required here: a test may have left its slot empty, and
+ * machine_reset() brings it back (and fails if it cannot).
+ */
+static inline const char *q35_missing(void)
+{
+	char vendor[64] = "", product[64] = "";
+
+	iohook_sysfs_read("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor));
+	iohook_sysfs_read("/sys/class/dmi/id/product_name", product, sizeof(product));
+	if (strncmp(vendor, "QEMU", 4) || !strstr(product, "Q35"))
+		return "not QEMU's q35 machine (DMI sys_vendor, product_name)";
+	if (!pci_is("0000:00:1c.0", "0x1b36", "0x000c") ||
+	    !pci_is("0000:00:1d.0", "0x1b36", "0x000c"))
+		return "no QEMU pcie-root-port (1b36:000c) at 00:1c.0 and 00:1d.0";
+	if (!slot_at("1", "0000:01:00") || !slot_at("2", "0000:02:00"))
+		return "no pciehp slots 1 and 2 below the root ports (pciehp not bound?)";
+	if (path_exists(PCI_DEVS "/0000:01:00.0") &&
+	    !pci_is("0000:01:00.0", "0x8086", "0x10d3"))
+		return "01:00.0 is not an e1000e (8086:10d3)";
+	return NULL;
+}
+
+/* vm-run's guest says the machine is there: its absence is a failure. */
+static inline const char *q35_required(void)
+{
+	const char *m = getenv("IOHOOK_MACHINE");
+
+	return m && !strcmp(m, "q35") ? m : NULL;
+}
+
+/* Every program needs the kernel's iohook; a kernel without is a skip. */
+#define IOHOOK_ABSENT "no " IOHOOK_SYS ": this kernel has no CONFIG_IOHOOK"
+
+/*
+ * NULL when the topology-bound tests can run here, else why not. A
+ * FIXTURE_SETUP skips on it, or fails where q35_required() says the
+ * machine must be there.
+ */
+static inline const char *q35_unusable(void)
+{
+	return path_exists(IOHOOK_SYS) ? q35_missing() : IOHOOK_ABSENT;
+}
+
+#endif /* IOHOOK_Q35_H */
