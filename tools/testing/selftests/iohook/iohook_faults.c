@@ -360,7 +360,8 @@ TEST_F_TIMEOUT(fz, add_all_or_nothing_every_site, 14400)
 	TH_LOG("%ld injected adds: %ld failed with ENOMEM, %ld succeeded whole",
 	       injected_adds, nomem, injected_adds - nomem);
 	EXPECT_EQ(0, failures);
-	EXPECT_GE(injected_adds, 1000);
+	/* About 1200 at the default 21 entries; 600 without 00:1d.0's half. */
+	EXPECT_GE(injected_adds, have_rp2() ? 1000 : 500);
 	expect_all_removed(_metadata);
 }
 
