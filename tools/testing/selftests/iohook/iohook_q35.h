@@ -8,8 +8,8 @@
  * registers. On any other machine, a lab's board say, 00:1c.0 can be a
  * real root port with a real device behind it, and a test that overrides
  * its Slot Status or fires its vector would act on real hardware. So
- * each such fixture first checks the machine and skips, with the reason,
- * when it differs.
+ * each such program first checks the machine (iohook_gate()) and skips,
+ * with the reason, when it differs.
  *
  * scripts/host/vm-run starts that machine and sets IOHOOK_MACHINE=q35:
  * there a difference is a failure, never a skip, so a broken VM setup
@@ -19,6 +19,7 @@
 #define IOHOOK_Q35_H
 
 #include "iohook_util.h"
+#include "kselftest.h"
 
 /* Whether @dev (a BDF) has ids @vendor and @device ("0x1b36", "0x000c"). */
 static inline bool pci_is(const char *dev, const char *vendor, const char *device)
@@ -80,13 +81,25 @@ static inline const char *q35_required(void)
 #define IOHOOK_ABSENT "no " IOHOOK_SYS ": this kernel has no CONFIG_IOHOOK"
 
 /*
- * NULL when the topology-bound tests can run here, else why not. A
- * FIXTURE_SETUP skips on it, or fails where q35_required() says the
- * machine must be there.
+ * Before the harness starts (from a constructor): end the program as
+ * skipped, with the reason, unless the kernel has iohook and, if
+ * @need_q35, this is the q35 machine; end it as failed where
+ * q35_required() says the machine must be there. A whole program, not
+ * a FIXTURE_SETUP, because 6.1's harness runs a test's body even after
+ * its setup skipped.
  */
-static inline const char *q35_unusable(void)
+static inline void iohook_gate(bool need_q35)
 {
-	return path_exists(IOHOOK_SYS) ? q35_missing() : IOHOOK_ABSENT;
+	const char *why = IOHOOK_ABSENT;
+
+	if (path_exists(IOHOOK_SYS))
+		why = need_q35 ? q35_missing() : NULL;
+	if (!why)
+		return;
+	ksft_print_header();
+	if (q35_required())
+		ksft_exit_fail_msg("IOHOOK_MACHINE=q35: %s\n", why);
+	ksft_exit_skip("%s\n", why);
 }
 
 #endif /* IOHOOK_Q35_H */
