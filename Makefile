@@ -18,6 +18,10 @@
 #                  executions per target (default 10 million)
 #   make kselftest-runner  the suite under the kernel's own kselftest
 #                  runner (run_kselftest.sh -c iohook) in the VM, per kernel
+#   make kunit-py  the KUnit suites under tools/testing/kunit/kunit.py run,
+#                  per kernel, on kunit.py's own machine and on q35
+#   make lava      the suite as a LAVA job (lava-run, a Debian root file
+#                  system from debootstrap), every test case by name
 #   make series    a git-am-able patch series for your own Linux KVER tree
 #                  (in BUILD_DIR/KVER/series, or SERIES_OUT)
 #
@@ -33,7 +37,7 @@ export KVER
 endif
 KVER_OR_DEFAULT := $(or $(KVER),6.12)
 
-.PHONY: all deps kernel selftests check kselftest-runner demo vm bench bench-probe series fuzz clean distclean
+.PHONY: all deps kernel selftests check kselftest-runner kunit-py lava demo vm bench bench-probe series fuzz clean distclean
 
 all: kernel
 
@@ -51,6 +55,13 @@ check: deps
 
 kselftest-runner: deps
 	@scripts/kselftest-runner
+
+kunit-py: deps
+	@scripts/kunit-py
+
+lava:
+	@scripts/host/deps lava
+	@scripts/lava-job
 
 demo: kernel selftests
 	@scripts/demo
