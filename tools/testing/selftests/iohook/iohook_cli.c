@@ -728,13 +728,12 @@ FIXTURE_SETUP(cmp)
 	char cmd[512];
 
 	ASSERT_EQ(0, machine_reset(self->ifname, sizeof(self->ifname)));
-	if (!path_exists("/dev/aer_inject")) {
-		if (!ko)
-			SKIP(return, "no /dev/aer_inject and no AER_INJECT_KO");
+	/* Without either, the test skips: not here, 6.1's harness would run it. */
+	if (!path_exists("/dev/aer_inject") && ko) {
 		snprintf(cmd, sizeof(cmd), "insmod %s", ko);
 		ASSERT_EQ(0, system(cmd));
+		ASSERT_TRUE(path_exists("/dev/aer_inject"));
 	}
-	ASSERT_TRUE(path_exists("/dev/aer_inject"));
 }
 
 FIXTURE_TEARDOWN(cmp)
@@ -766,6 +765,8 @@ TEST_F_TIMEOUT(cmp, same_as_aer_inject, 120)
 	char mark[64], path[64];
 	int i, l;
 
+	if (!path_exists("/dev/aer_inject"))
+		SKIP(return, "no /dev/aer_inject and no AER_INJECT_KO");
 	snprintf(path, sizeof(path), "/tmp/aer-%s", c->name);
 	put_file(path, c->file);
 
