@@ -21,18 +21,11 @@
 #include "iohook_util.h"
 #include "kselftest.h"
 
-/* Whether @dev (a BDF) has ids @vendor and @device ("0x1b36", "0x000c"). */
-static inline bool pci_is(const char *dev, const char *vendor, const char *device)
+/* Whether @dev (a BDF) has ids @vendor:@device (sysfs_read_num(): -1 if absent). */
+static inline bool pci_is(const char *dev, int vendor, int device)
 {
-	char v[16], d[16], path[128];
-
-	snprintf(path, sizeof(path), PCI_DEVS "/%s/vendor", dev);
-	if (iohook_sysfs_read(path, v, sizeof(v)) < 0)
-		return false;
-	snprintf(path, sizeof(path), PCI_DEVS "/%s/device", dev);
-	if (iohook_sysfs_read(path, d, sizeof(d)) < 0)
-		return false;
-	return !strncmp(v, vendor, strlen(vendor)) && !strncmp(d, device, strlen(device));
+	return sysfs_read_num(PCI_DEVS "/%s/vendor", dev) == vendor &&
+	       sysfs_read_num(PCI_DEVS "/%s/device", dev) == device;
 }
 
 /* Whether the hotplug slot named @slot is the one below bus @bus. */
@@ -58,23 +51,23 @@ static inline const char *q35_missing(void)
 	iohook_sysfs_read("/sys/class/dmi/id/product_name", product, sizeof(product));
 	if (strncmp(vendor, "QEMU", 4) || !strstr(product, "Q35"))
 		return "not QEMU's q35 machine (DMI sys_vendor, product_name)";
-	if (!pci_is("0000:00:1c.0", "0x1b36", "0x000c") ||
-	    !pci_is("0000:00:1d.0", "0x1b36", "0x000c"))
+	if (!pci_is("0000:00:1c.0", 0x1b36, 0x000c) ||
+	    !pci_is("0000:00:1d.0", 0x1b36, 0x000c))
 		return "no QEMU pcie-root-port (1b36:000c) at 00:1c.0 and 00:1d.0";
 	if (!slot_at("1", "0000:01:00") || !slot_at("2", "0000:02:00"))
 		return "no pciehp slots 1 and 2 below the root ports (pciehp not bound?)";
 	if (path_exists(PCI_DEVS "/0000:01:00.0") &&
-	    !pci_is("0000:01:00.0", "0x8086", "0x10d3"))
+	    !pci_is("0000:01:00.0", 0x8086, 0x10d3))
 		return "01:00.0 is not an e1000e (8086:10d3)";
 	return NULL;
 }
 
 /* vm-run's guest says the machine is there: its absence is a failure. */
-static inline const char *q35_required(void)
+static inline bool q35_required(void)
 {
 	const char *m = getenv("IOHOOK_MACHINE");
 
-	return m && !strcmp(m, "q35") ? m : NULL;
+	return m && !strcmp(m, "q35");
 }
 
 /* Every program needs the kernel's iohook; a kernel without is a skip. */
