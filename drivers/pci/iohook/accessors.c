@@ -46,7 +46,9 @@
 
 #include "arm.h"
 #include "emulate.h"
+#include "hw.h"
 #include "mmio.h"
+#include "model.h"
 #include "override.h"
 #include "select.h"
 #include "space.h"
@@ -182,24 +184,6 @@ static void iohook_commit_write(const struct iohook_found *f, u64 addr,
 		atomic64_inc(&ov->hits);
 	}
 }
-
-/*
- * The hardware behind one access, whatever its space: the plain
- * accessors and where they point. Config reads and writes return a
- * PCIBIOS_* code; MMIO and ports cannot fail.
- */
-struct iohook_hw {
-	int (*read)(const struct iohook_hw *hw, unsigned int width, u64 *val);
-	int (*write)(const struct iohook_hw *hw, unsigned int width, u64 val);
-	union {
-		uintptr_t at;			/* MMIO address or port */
-		struct {
-			struct pci_bus *bus;
-			unsigned int devfn;
-			int pos;
-		} cfg;
-	};
-};
 
 /*
  * The plain accessors, always inlined: the entry points below are
@@ -401,15 +385,23 @@ static int iohook_read(enum iohook_space space, u64 key, unsigned int width,
 		       const struct iohook_hw *hw, u64 *val,
 		       unsigned long caller)
 {
+	struct iohook_model_hw mhw;
 	struct iohook_found f;
 	u64 raw = 0;
 	bool touch;
 	int ret = 0;
 
 	rcu_read_lock();
-	if (!READ_ONCE(iohook_armed) || !iohook_find(space, key, width, &f)) {
+	if (!READ_ONCE(iohook_armed)) {
 		rcu_read_unlock();
 		return hw->read(hw, width, val);
+	}
+	/* A model bound here answers for the hardware, inside the section. */
+	hw = iohook_model_wrap(space, key, hw, &mhw);
+	if (!iohook_find(space, key, width, &f)) {
+		ret = hw->read(hw, width, val);
+		rcu_read_unlock();
+		return ret;
 	}
 	touch = f.cover != iohook_width_mask(width);
 	if (touch)
@@ -431,6 +423,7 @@ static int iohook_write(enum iohook_space space, u64 key, unsigned int width,
 			unsigned long caller)
 {
 	struct iohook_record_undo undo;
+	struct iohook_model_hw mhw;
 	struct iohook_found f;
 	u64 out = 0;
 	bool touch;
@@ -441,14 +434,14 @@ static int iohook_write(enum iohook_space space, u64 key, unsigned int width,
 		rcu_read_unlock();
 		return hw->write(hw, width, val);
 	}
+	hw = iohook_model_wrap(space, key, hw, &mhw);
 	/* Before the overrides judge this write: see select.c. */
 	iohook_record(space, key, width, val, &undo);
 	if (!iohook_find(space, key, width, &f)) {
-		if (!undo.n) {
-			rcu_read_unlock();
-			return hw->write(hw, width, val);
-		}
-		/* Still in the read section: a refused write is taken back. */
+		/*
+		 * Still in the read section: a model's lifetime, and a
+		 * refused write's record is taken back.
+		 */
 		ret = hw->write(hw, width, val);
 		if (ret)
 			iohook_record_undo(&undo);

@@ -46,7 +46,7 @@ void iohook_update_keys(void)
 	lockdep_assert_held(&iohook_mutex);
 	for (i = 0; i < IOHOOK_NR_SPACES; i++) {
 		struct iohook_space_state *sp = &iohook_spaces[i];
-		bool want = iohook_armed && !mtree_empty(&sp->overrides);
+		bool want = iohook_armed && iohook_space_in_use(sp);
 
 		if (want && !static_key_enabled(sp->key))
 			static_branch_enable_cpuslocked(sp->key);
@@ -106,7 +106,7 @@ void iohook_arm(void)
 	for (i = 0; i < IOHOOK_NR_SPACES; i++) {
 		struct iohook_space_state *sp = &iohook_spaces[i];
 
-		if (!mtree_empty(&sp->overrides) && !static_key_enabled(sp->key))
+		if (iohook_space_in_use(sp) && !static_key_enabled(sp->key))
 			static_branch_enable_cpuslocked(sp->key);
 	}
 	WRITE_ONCE(iohook_armed, true);

@@ -82,6 +82,7 @@ static int __init iohook_space_init(void)
 		sp->name = iohook_space_ids[i].name;
 		mt_init_flags(&sp->overrides, MT_FLAGS_USE_RCU);
 		mt_init_flags(&sp->selectors, MT_FLAGS_USE_RCU);
+		mt_init_flags(&sp->models, MT_FLAGS_USE_RCU);
 	}
 	return 0;
 }

@@ -26,6 +26,8 @@
  *	       those sharing bytes are chained on one entry)
  * @selectors: the selector registers conditions name
  *	       (struct iohook_selector)
+ * @models: the register models bound to ranges (struct iohook_model,
+ *	    model.c); empty without CONFIG_IOHOOK_MODEL
  * @key: the static key of the space's accessors
  * @name: the space's name in sysfs and debugfs
  * @count_aliases: for memory, counts a physical range in the filter of
@@ -39,6 +41,7 @@ struct iohook_space_state {
 	u32 sel_filter[IOHOOK_FILTER_SIZE];
 	struct maple_tree overrides;
 	struct maple_tree selectors;
+	struct maple_tree models;
 	struct static_key_false *key;
 	const char *name;
 	void (*count_aliases)(u64 first, u64 last, int delta);
@@ -72,6 +75,12 @@ static __always_inline bool iohook_store_may_cover(enum iohook_space space,
 {
 	return iohook_filter_hit(iohook_spaces[space].filter, space, addr,
 				 width);
+}
+
+/* Whether anything in the space wants its accessors' slow paths. */
+static inline bool iohook_space_in_use(const struct iohook_space_state *sp)
+{
+	return !mtree_empty(&sp->overrides) || !mtree_empty(&sp->models);
 }
 
 /* The space's name in sysfs: pciconf, mem or io. */

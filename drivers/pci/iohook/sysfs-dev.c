@@ -29,6 +29,7 @@
 #include <linux/sysfs.h>
 
 #include "irq.h"
+#include "model.h"
 #include "sysfs.h"
 
 struct iohook_pdev {
@@ -196,9 +197,15 @@ static void iohook_pdev_release(struct iohook_dir *dir)
 	kfree(ip);
 }
 
+static struct pci_dev *iohook_pdev_device(struct iohook_dir *dir)
+{
+	return to_ipdev(dir)->pdev;
+}
+
 static const struct iohook_dir_ops iohook_pdev_dir_ops = {
 	.resolve = iohook_resolve_dev,
 	.remove_all = iohook_dev_remove_all,
+	.device = iohook_pdev_device,
 	.release = iohook_pdev_release,
 };
 
@@ -344,6 +351,8 @@ static void iohook_dev_del(struct pci_dev *pdev)
 	mutex_unlock(&iohook_sysfs_mutex);
 	if (!ip)
 		return;
+	/* Its models let go of the device; they stay loaded, unbound. */
+	iohook_model_unbind_owner(&ip->dir);
 	device_remove_file(&pdev->dev, &dev_attr_fire_irq);
 	iohook_dir_destroy_list(&entries);
 	iohook_dir_destroy(&ip->dir);

@@ -5,6 +5,7 @@
  *
  *	add	entries to add, all or nothing (sysfs-write.c)
  *	remove	a location, LOCATION@VALUE, or "all"
+ *	models	register models bound here (sysfs-model.c)
  *	NAME/	one directory per override (sysfs-override.c)
  *
  * and differs from the others only in its struct iohook_dir_ops: how it
@@ -29,12 +30,26 @@ static ssize_t remove_store(struct kobject *kobj, struct kobj_attribute *attr,
 	return iohook_sysfs_remove(to_dir(kobj), buf, count);
 }
 
+static ssize_t models_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	return iohook_sysfs_models_show(to_dir(kobj), buf);
+}
+
+static ssize_t models_store(struct kobject *kobj, struct kobj_attribute *attr,
+			    const char *buf, size_t count)
+{
+	return iohook_sysfs_models_store(to_dir(kobj), buf, count);
+}
+
 static struct kobj_attribute add_attr = __ATTR(add, 0200, NULL, add_store);
 static struct kobj_attribute remove_attr = __ATTR(remove, 0200, NULL, remove_store);
+static struct kobj_attribute models_attr = __ATTR(models, 0600, models_show, models_store);
 
 static struct attribute *iohook_dir_attrs[] = {
 	&add_attr.attr,
 	&remove_attr.attr,
+	&models_attr.attr,
 	NULL
 };
 ATTRIBUTE_GROUPS(iohook_dir);

@@ -4,6 +4,7 @@
  *
  *	armed		0 or 1: stage overrides, or make them all take effect
  *	fire_irq	a Linux IRQ number to fire (level-triggered too)
+ *	models		every register model, bound or not (sysfs-model.c)
  *	io/		I/O ports:       add, remove, one directory per override
  *	mem/		physical memory: add, remove, one directory per override
  *	pciconf/	config space by DDDD:BB:DD.F+OFFSET, devices or not
@@ -18,6 +19,7 @@
 #include <linux/sysfs.h>
 
 #include "irq.h"
+#include "model.h"
 #include "space.h"
 #include "sysfs.h"
 
@@ -140,12 +142,21 @@ static ssize_t fire_irq_store(struct kobject *kobj,
 	return ret ?: count;
 }
 
+/* Every registered model, bound or not (iohook_model_show()). */
+static ssize_t models_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	return iohook_model_show(buf, NULL);
+}
+
 static struct kobj_attribute armed_attr = __ATTR(armed, 0600, armed_show, armed_store);
 static struct kobj_attribute fire_irq_attr = __ATTR(fire_irq, 0200, NULL, fire_irq_store);
+static struct kobj_attribute models_attr = __ATTR_RO(models);
 
 static struct attribute *iohook_top_attrs[] = {
 	&armed_attr.attr,
 	&fire_irq_attr.attr,
+	&models_attr.attr,
 	NULL
 };
 

@@ -7,6 +7,7 @@
  *	sysfs-write.c		what every writable file shares
  *	sysfs-dev.c		per PCI device: overrides/ and fire_irq
  *	sysfs-global.c		/sys/kernel/iohook
+ *	sysfs-model.c		the "models" files: binding register models
  */
 #ifndef _DRIVERS_PCI_IOHOOK_SYSFS_H
 #define _DRIVERS_PCI_IOHOOK_SYSFS_H
@@ -19,6 +20,7 @@
 #include "parse.h"
 
 struct iohook_dir;
+struct pci_dev;
 
 /**
  * struct iohook_dir_ops - what makes one kind of overrides directory
@@ -27,12 +29,15 @@ struct iohook_dir;
  *	     if it names none here
  * @remove_all: remove every override this directory covers ("remove all");
  *		0, or the first error (those not yet removed then stay)
+ * @device: the PCI device the directory is for, whose interrupt a model
+ *	    bound through it fires; NULL (or no op) for none
  * @release: free the structure the directory is embedded in
  */
 struct iohook_dir_ops {
 	int (*resolve)(struct iohook_dir *dir, const struct iohook_entry *e,
 		       struct iohook_spec *spec);
 	int (*remove_all)(struct iohook_dir *dir);
+	struct pci_dev *(*device)(struct iohook_dir *dir);
 	void (*release)(struct iohook_dir *dir);
 };
 
@@ -66,6 +71,11 @@ ssize_t iohook_sysfs_add(struct iohook_dir *dir, const char *buf,
 			 size_t count);
 ssize_t iohook_sysfs_remove(struct iohook_dir *dir, const char *buf,
 			    size_t count);
+
+/* sysfs-model.c */
+ssize_t iohook_sysfs_models_store(struct iohook_dir *dir, const char *buf,
+				  size_t count);
+ssize_t iohook_sysfs_models_show(struct iohook_dir *dir, char *buf);
 
 /* sysfs-override.c, with iohook_sysfs_mutex held (but the last). */
 int iohook_dir_add(struct iohook_dir *dir, const char *name,

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The BPF side of register models: struct iohook_model_ops as a BPF
+ * struct_ops type, and the kfuncs its programs call.
+ *
+ * Attaching a struct_ops map of this type registers the model
+ * (model.c), detaching it unregisters it. The programs are what the
+ * verifier allows any non-sleepable struct_ops program: bounded, unable
+ * to sleep (a sleepable one is refused here on 6.12, by the verifier on
+ * 6.1), with the base helpers (maps, ring buffers, time) and these
+ * kfuncs:
+ *
+ *	bpf_iohook_hw_read(ctx)		the real hardware's value
+ *	bpf_iohook_hw_write(ctx, val)	write the real hardware
+ *	bpf_iohook_set_value(ctx, val)	the value a read returns, or a
+ *					write passes on (IOHOOK_MODEL_*)
+ *	bpf_iohook_fire_irq(ctx, vec)	fire the device's interrupt, later
+ *
+ * One file serves 6.12, where a subsystem registers its struct_ops type
+ * with register_bpf_struct_ops(), and 6.1, where the type is listed in
+ * kernel/bpf/bpf_struct_ops_types.h (patched in by the series) and this
+ * file defines the bpf_iohook_model_ops it names.
+ */
+#include <linux/bpf.h>
+#include <linux/bpf_verifier.h>
+#include <linux/btf.h>
+#include <linux/btf_ids.h>
+#include <linux/filter.h>
+#include <linux/init.h>
+#include <linux/iohook_model.h>
+#include <linux/module.h>
+#include <linux/stddef.h>
+#include <linux/version.h>
+
+#include "emulate.h"
+#include "model.h"
+
+#define IOHOOK_BPF_612	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0))
+
+#ifndef __bpf_kfunc
+#define __bpf_kfunc __used noinline
+#endif
+
+#ifdef __bpf_kfunc_start_defs
+__bpf_kfunc_start_defs();
+#else
+__diag_push();
+__diag_ignore_all("-Wmissing-prototypes",
+		  "kfuncs are global functions that vmlinux BTF describes");
+#endif
+
+/**
+ * bpf_iohook_hw_read() - read the hardware behind the access
+ * @ctx: the access
+ *
+ * Reads the access's address and width from the device, through the
+ * plain accessors (no override applies). Each call reads the hardware
+ * again; a model that then returns IOHOOK_MODEL_PASS gets the last value
+ * read here, without another read.
+ *
+ * Return: the value, or all ones if the hardware failed the read (which
+ * the access then reports) or if called from attach or detach.
+ */
+__bpf_kfunc u64 bpf_iohook_hw_read(struct iohook_model_ctx *ctx)
+{
+	u64 val = 0;
+
+	if (!ctx->hw)
+		return ~0ULL;
+	ctx->hw_err = ctx->hw->read(ctx->hw, ctx->width, &val);
+	if (ctx->hw_err)
+		val = iohook_width_mask(ctx->width);
+	ctx->hw_val = val;
+	ctx->flags |= IOHOOK_CTX_HW_READ;
+	return val;
+}
+
+/**
+ * bpf_iohook_hw_write() - write the hardware behind the access
+ * @ctx: the access
+ * @val: the value to write, at the access's address and width
+ *
+ * A write op that calls it has dealt with the hardware: iohook writes
+ * nothing more, whatever the op returns.
+ *
+ * Return: 0, -EIO if the hardware failed the write, -EINVAL if called
+ * from attach or detach.
+ */
+__bpf_kfunc int bpf_iohook_hw_write(struct iohook_model_ctx *ctx, u64 val)
+{
+	if (!ctx->hw)
+		return -EINVAL;
+	ctx->hw_err = ctx->hw->write(ctx->hw, ctx->width,
+				     val & iohook_width_mask(ctx->width));
+	ctx->flags |= IOHOOK_CTX_HW_WRITTEN;
+	return ctx->hw_err ? -EIO : 0;
+}
+
+/**
+ * bpf_iohook_set_value() - the value of a read, or what a write passes on
+ * @ctx: the access
+ * @val: a read's value (with IOHOOK_MODEL_DONE), or the value a write
+ *	 sends the hardware instead of the driver's (with IOHOOK_MODEL_PASS);
+ *	 cut to the access's width
+ */
+__bpf_kfunc void bpf_iohook_set_value(struct iohook_model_ctx *ctx, u64 val)
+{
+	ctx->out = val;
+	ctx->flags |= IOHOOK_CTX_OUT;
+}
+
+/**
+ * bpf_iohook_fire_irq() - fire the interrupt of the model's device
+ * @ctx: the access (or attach)
+ * @vector: the MSI-X or MSI vector index, 0 for INTx
+ *
+ * The interrupt fires after the access, from process context, as the
+ * fire_irq file fires it.
+ *
+ * Return: 0, or -ENODEV if the model is not bound to a device's range.
+ */
+__bpf_kfunc int bpf_iohook_fire_irq(struct iohook_model_ctx *ctx, u32 vector)
+{
+	return iohook_model_queue_irq(ctx->model, vector);
+}
+
+#ifdef __bpf_kfunc_end_defs
+__bpf_kfunc_end_defs();
+#else
+__diag_pop();
+#endif
+
+#if IOHOOK_BPF_612
+BTF_KFUNCS_START(iohook_model_kfunc_ids)
+#else
+BTF_SET8_START(iohook_model_kfunc_ids)
+#endif
+BTF_ID_FLAGS(func, bpf_iohook_hw_read)
+BTF_ID_FLAGS(func, bpf_iohook_hw_write)
+BTF_ID_FLAGS(func, bpf_iohook_set_value)
+BTF_ID_FLAGS(func, bpf_iohook_fire_irq)
+#if IOHOOK_BPF_612
+BTF_KFUNCS_END(iohook_model_kfunc_ids)
+#else
+BTF_SET8_END(iohook_model_kfunc_ids)
+#endif
+
+static const struct btf_kfunc_id_set iohook_model_kfunc_set = {
+	.owner = THIS_MODULE,
+	.set = &iohook_model_kfunc_ids,
+};
+
+static bool iohook_model_is_valid_access(int off, int size,
+					 enum bpf_access_type type,
+					 const struct bpf_prog *prog,
+					 struct bpf_insn_access_aux *info)
+{
+	return bpf_tracing_btf_ctx_access(off, size, type, prog, info);
+}
+
+static const struct bpf_func_proto *
+iohook_model_func_proto(enum bpf_func_id func_id, const struct bpf_prog *prog)
+{
+#if IOHOOK_BPF_612
+	return bpf_base_func_proto(func_id, prog);
+#else
+	return bpf_base_func_proto(func_id);
+#endif
+}
+
+/* No btf_struct_access: a program writes nothing but through kfuncs. */
+static const struct bpf_verifier_ops iohook_model_verifier_ops = {
+	.get_func_proto = iohook_model_func_proto,
+	.is_valid_access = iohook_model_is_valid_access,
+};
+
+static int iohook_model_bpf_init(struct btf *btf)
+{
+	return 0;
+}
+
+static int iohook_model_init_member(const struct btf_type *t,
+				    const struct btf_member *member,
+				    void *kdata, const void *udata)
+{
+	const struct iohook_model_ops *uops = udata;
+	struct iohook_model_ops *kops = kdata;
+
+	if (__btf_member_bit_offset(t, member) / 8 !=
+	    offsetof(struct iohook_model_ops, name))
+		return 0;
+	/* Letters, digits, '_' and '.', at least one, NUL-terminated. */
+	if (bpf_obj_name_cpy(kops->name, uops->name, sizeof(kops->name)) <= 0)
+		return -EINVAL;
+	return 1;
+}
+
+#if IOHOOK_BPF_612
+static int iohook_model_check_member(const struct btf_type *t,
+				     const struct btf_member *member,
+				     const struct bpf_prog *prog)
+{
+	/* The ops run where the accessors run: nothing may sleep. */
+	return prog->sleepable ? -EINVAL : 0;
+}
+
+static int iohook_model_reg(void *kdata, struct bpf_link *link)
+{
+	return iohook_model_register(kdata);
+}
+
+static void iohook_model_unreg(void *kdata, struct bpf_link *link)
+{
+	iohook_model_unregister(kdata);
+}
+#else
+static int iohook_model_reg(void *kdata)
+{
+	return iohook_model_register(kdata);
+}
+
+static void iohook_model_unreg(void *kdata)
+{
+	iohook_model_unregister(kdata);
+}
+#endif
+
+#if IOHOOK_BPF_612
+/* What indirect calls through the ops are checked against (CFI). */
+static int iohook_model_stub_attach(struct iohook_model_ctx *ctx)
+{
+	return 0;
+}
+
+static void iohook_model_stub_detach(struct iohook_model_ctx *ctx)
+{
+}
+
+static int iohook_model_stub_access(struct iohook_model_ctx *ctx)
+{
+	return IOHOOK_MODEL_PASS;
+}
+
+static struct iohook_model_ops __bpf_iohook_model_ops = {
+	.attach = iohook_model_stub_attach,
+	.detach = iohook_model_stub_detach,
+	.read = iohook_model_stub_access,
+	.write = iohook_model_stub_access,
+};
+
+static struct bpf_struct_ops bpf_iohook_model_ops = {
+	.verifier_ops = &iohook_model_verifier_ops,
+	.init = iohook_model_bpf_init,
+	.check_member = iohook_model_check_member,
+	.init_member = iohook_model_init_member,
+	.reg = iohook_model_reg,
+	.unreg = iohook_model_unreg,
+	.cfi_stubs = &__bpf_iohook_model_ops,
+	.owner = THIS_MODULE,
+	.name = "iohook_model_ops",
+};
+#else
+/* Named by BPF_STRUCT_OPS_TYPE(iohook_model_ops) in 6.1's type list. */
+struct bpf_struct_ops bpf_iohook_model_ops = {
+	.verifier_ops = &iohook_model_verifier_ops,
+	.init = iohook_model_bpf_init,
+	.init_member = iohook_model_init_member,
+	.reg = iohook_model_reg,
+	.unreg = iohook_model_unreg,
+	.name = "iohook_model_ops",
+};
+#endif
+
+static int __init iohook_model_bpf_register(void)
+{
+	int ret;
+
+	ret = register_btf_kfunc_id_set(BPF_PROG_TYPE_STRUCT_OPS,
+					&iohook_model_kfunc_set);
+#if IOHOOK_BPF_612
+	if (!ret)
+		ret = register_bpf_struct_ops(&bpf_iohook_model_ops,
+					      iohook_model_ops);
+#endif
+	if (ret)
+		pr_warn("iohook: register models unavailable: %d\n", ret);
+	return 0;
+}
+late_initcall(iohook_model_bpf_register);

@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Register models: the registry, the binding of a model to a range, and
+ * the two functions the access path calls instead of the hardware.
+ *
+ * A model is registered when its BPF struct_ops map is attached
+ * (model-bpf.c) and bound to one range through sysfs. Bound models live
+ * in their space's models tree, which the access path reads under RCU,
+ * and count in the space's filter and static key like overrides, so that
+ * nothing changes for an access no model or override covers.
+ *
+ * Locking: iohook_model_mutex serialises the registry and the bindings;
+ * it is taken before iohook_lock() (the CPU-hotplug lock, then the
+ * store's), never inside it. Unbinding waits for a grace period, so no
+ * access is still in a model when its detach op runs or it is freed.
+ *
+ * A model never runs in NMI: whatever an NMI handler reads there, the
+ * hardware answers, and the model's nmi counter says how often.
+ */
+#include <linux/hardirq.h>
+#include <linux/kernel.h>
+#include <linux/mutex.h>
+#include <linux/pci.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "arm.h"
+#include "emulate.h"
+#include "irq.h"
+#include "model.h"
+
+static DEFINE_MUTEX(iohook_model_mutex);
+static LIST_HEAD(iohook_models);
+
+static struct iohook_model *iohook_model_by_name(const char *name)
+{
+	struct iohook_model *m;
+
+	lockdep_assert_held(&iohook_model_mutex);
+	list_for_each_entry(m, &iohook_models, node)
+		if (!strcmp(m->ops->name, name))
+			return m;
+	return NULL;
+}
+
+/* The context of one access, or of attach and detach (@hw NULL). */
+static void iohook_model_ctx_init(struct iohook_model_ctx *ctx,
+				  struct iohook_model *m, u64 addr,
+				  unsigned int width, const struct iohook_hw *hw)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->offset = addr - m->first;
+	ctx->addr = addr;
+	ctx->len = m->last - m->first + 1;
+	ctx->width = width;
+	ctx->space = m->space;
+	ctx->hw = hw;
+	ctx->model = m;
+}
+
+/* The hardware's value for a model that passed, reading it at most once. */
+static int iohook_model_hw_value(const struct iohook_model_ctx *ctx,
+				 u64 *val)
+{
+	if (ctx->flags & IOHOOK_CTX_HW_READ) {
+		*val = ctx->hw_val;
+		return ctx->hw_err;
+	}
+	return ctx->hw->read(ctx->hw, ctx->width, val);
+}
+
+static int iohook_model_read(const struct iohook_hw *hw, unsigned int width,
+			     u64 *val)
+{
+	const struct iohook_model_hw *mhw =
+		container_of(hw, struct iohook_model_hw, hw);
+	struct iohook_model *m = mhw->model;
+	struct iohook_model_ctx ctx;
+	int ret;
+
+	if (in_nmi()) {
+		atomic64_inc(&m->nmi);
+		return mhw->real->read(mhw->real, width, val);
+	}
+	atomic64_inc(&m->reads);
+	if (!m->ops->read)
+		return mhw->real->read(mhw->real, width, val);
+	iohook_model_ctx_init(&ctx, m, mhw->addr, width, mhw->real);
+	ret = m->ops->read(&ctx);
+	if (ret == IOHOOK_MODEL_DONE && (ctx.flags & IOHOOK_CTX_OUT)) {
+		*val = ctx.out & iohook_width_mask(width);
+		return 0;
+	}
+	if (ret != IOHOOK_MODEL_PASS)
+		atomic64_inc(&m->errors);
+	return iohook_model_hw_value(&ctx, val);
+}
+
+static int iohook_model_write(const struct iohook_hw *hw, unsigned int width,
+			      u64 val)
+{
+	const struct iohook_model_hw *mhw =
+		container_of(hw, struct iohook_model_hw, hw);
+	struct iohook_model *m = mhw->model;
+	struct iohook_model_ctx ctx;
+	int ret;
+
+	if (in_nmi()) {
+		atomic64_inc(&m->nmi);
+		return mhw->real->write(mhw->real, width, val);
+	}
+	atomic64_inc(&m->writes);
+	if (!m->ops->write)
+		return mhw->real->write(mhw->real, width, val);
+	iohook_model_ctx_init(&ctx, m, mhw->addr, width, mhw->real);
+	ctx.val = val;
+	ret = m->ops->write(&ctx);
+	if (ret != IOHOOK_MODEL_PASS && ret != IOHOOK_MODEL_DONE) {
+		atomic64_inc(&m->errors);
+		ctx.flags &= ~IOHOOK_CTX_OUT;
+		ret = IOHOOK_MODEL_PASS;
+	}
+	if (ctx.flags & IOHOOK_CTX_HW_WRITTEN)
+		return ctx.hw_err;
+	if (ret == IOHOOK_MODEL_DONE)
+		return 0;
+	if (ctx.flags & IOHOOK_CTX_OUT)
+		val = ctx.out & iohook_width_mask(width);
+	return mhw->real->write(mhw->real, width, val);
+}
+
+/**
+ * iohook_model_hw_init() - put a model in front of one access's hardware
+ * @mhw: where to build it, on the caller's stack
+ * @m: the model bound at @addr
+ * @space: the access's space
+ * @addr: its address
+ * @real: the hardware behind it
+ *
+ * Return: the hardware the access path is to use, valid as long as the
+ * caller's RCU read section.
+ */
+const struct iohook_hw *iohook_model_hw_init(struct iohook_model_hw *mhw,
+					     struct iohook_model *m,
+					     enum iohook_space space, u64 addr,
+					     const struct iohook_hw *real)
+{
+	mhw->hw.read = iohook_model_read;
+	mhw->hw.write = iohook_model_write;
+	mhw->real = real;
+	mhw->model = m;
+	mhw->space = space;
+	mhw->addr = addr;
+	return &mhw->hw;
+}
+
+/* Fire the vector a model asked for, where firing may sleep. */
+static void iohook_model_fire(struct work_struct *work)
+{
+	struct iohook_model *m = container_of(work, struct iohook_model,
+					      irq_fire);
+	int vector = atomic_xchg(&m->irq_vector, -1);
+	unsigned int irq;
+
+	if (vector >= 0 && m->pdev &&
+	    !iohook_fire_pci_vector(m->pdev, vector, &irq))
+		atomic64_inc(&m->irqs);
+}
+
+static void iohook_model_irq_work(struct irq_work *work)
+{
+	struct iohook_model *m = container_of(work, struct iohook_model,
+					      irq_work);
+
+	schedule_work(&m->irq_fire);
+}
+
+/**
+ * iohook_model_queue_irq() - fire a bound model's device interrupt, later
+ * @m: the model, bound to a device's range
+ * @vector: the MSI-X or MSI vector index, 0 for INTx
+ *
+ * Callable from the access's context: an irq_work leaves it, and a work
+ * item fires the vector as the fire_irq file does. Requests made before
+ * the last one was fired coalesce, as edge interrupts do.
+ *
+ * Return: 0, or -ENODEV if the model's range is not a device's.
+ */
+int iohook_model_queue_irq(struct iohook_model *m, unsigned int vector)
+{
+	if (!m->pdev)
+		return -ENODEV;
+	atomic_set(&m->irq_vector, vector);
+	irq_work_queue(&m->irq_work);
+	return 0;
+}
+
+/**
+ * iohook_model_register() - make a model known, unbound
+ * @ops: its ops, with a unique name; the model keeps the pointer
+ *
+ * Return: 0, -EEXIST if a model of that name is registered, or -ENOMEM.
+ */
+int iohook_model_register(const struct iohook_model_ops *ops)
+{
+	struct iohook_model *m;
+	int ret = 0;
+
+	m = kzalloc(sizeof(*m), GFP_KERNEL);
+	if (!m)
+		return -ENOMEM;
+	m->ops = ops;
+	atomic_set(&m->irq_vector, -1);
+	init_irq_work(&m->irq_work, iohook_model_irq_work);
+	INIT_WORK(&m->irq_fire, iohook_model_fire);
+	mutex_lock(&iohook_model_mutex);
+	if (iohook_model_by_name(ops->name))
+		ret = -EEXIST;
+	else
+		list_add_tail(&m->node, &iohook_models);
+	mutex_unlock(&iohook_model_mutex);
+	if (ret)
+		kfree(m);
+	return ret;
+}
+
+/* Take a bound model out of the access path, then tell it. */
+static void iohook_model_unbind_locked(struct iohook_model *m)
+{
+	struct iohook_model_ctx ctx;
+
+	lockdep_assert_held(&iohook_model_mutex);
+	iohook_lock();
+	mtree_erase(&iohook_spaces[m->space].models, m->first);
+	iohook_space_count(m->space, m->first, m->last, -1);
+	iohook_update_keys();
+	iohook_unlock();
+	/* No access is in the model after this, nor can one find it. */
+	synchronize_rcu();
+	irq_work_sync(&m->irq_work);
+	cancel_work_sync(&m->irq_fire);
+	atomic_set(&m->irq_vector, -1);
+	if (m->ops->detach) {
+		iohook_model_ctx_init(&ctx, m, m->first, 0, NULL);
+		m->ops->detach(&ctx);
+	}
+	pci_dev_put(m->pdev);
+	m->pdev = NULL;
+	m->owner = NULL;
+	m->bound = false;
+}
+
+/**
+ * iohook_model_unregister() - forget a model, unbinding it first
+ * @ops: the ops it was registered with
+ *
+ * Returns once no access is in the model.
+ */
+void iohook_model_unregister(const struct iohook_model_ops *ops)
+{
+	struct iohook_model *m, *found = NULL;
+
+	mutex_lock(&iohook_model_mutex);
+	list_for_each_entry(m, &iohook_models, node)
+		if (m->ops == ops)
+			found = m;
+	if (found) {
+		if (found->bound)
+			iohook_model_unbind_locked(found);
+		list_del(&found->node);
+	}
+	mutex_unlock(&iohook_model_mutex);
+	kfree(found);
+}
+
+/**
+ * iohook_model_bind() - put a registered model in front of a range
+ * @name: the model's name
+ * @space: the range's space
+ * @first: its first address
+ * @last: its last address
+ * @pdev: the device the range belongs to, for its interrupt; or NULL
+ * @owner: the sysfs directory binding it (listed and unbound with it)
+ * @where: @first as that directory names it
+ *
+ * The model's attach op runs first and may refuse. Takes a reference on
+ * @pdev while bound.
+ *
+ * Return: 0; -ENOENT (no such model), -EBUSY (it is bound, or another
+ * model is bound in the range), -ECANCELED (its attach op refused) or
+ * -ENOMEM.
+ */
+int iohook_model_bind(const char *name, enum iohook_space space, u64 first,
+		      u64 last, struct pci_dev *pdev, const void *owner,
+		      const char *where)
+{
+	struct iohook_model_ctx ctx;
+	struct iohook_model *m;
+	int ret;
+
+	mutex_lock(&iohook_model_mutex);
+	m = iohook_model_by_name(name);
+	ret = -ENOENT;
+	if (!m)
+		goto out;
+	ret = -EBUSY;
+	if (m->bound)
+		goto out;
+	m->space = space;
+	m->first = first;
+	m->last = last;
+	iohook_model_ctx_init(&ctx, m, first, 0, NULL);
+	ret = -ECANCELED;
+	if (m->ops->attach && m->ops->attach(&ctx))
+		goto out;
+	m->pdev = pci_dev_get(pdev);
+	m->owner = owner;
+	strscpy(m->where, where, sizeof(m->where));
+	atomic64_set(&m->reads, 0);
+	atomic64_set(&m->writes, 0);
+	atomic64_set(&m->errors, 0);
+	atomic64_set(&m->nmi, 0);
+	atomic64_set(&m->irqs, 0);
+	iohook_lock();
+	ret = mtree_insert_range(&iohook_spaces[space].models, first, last, m,
+				 GFP_KERNEL);
+	if (!ret) {
+		iohook_space_count(space, first, last, 1);
+		iohook_update_keys();
+	}
+	iohook_unlock();
+	if (ret) {
+		if (ret == -EEXIST)
+			ret = -EBUSY;
+		if (m->ops->detach)
+			m->ops->detach(&ctx);
+		pci_dev_put(m->pdev);
+		m->pdev = NULL;
+		m->owner = NULL;
+		goto out;
+	}
+	m->bound = true;
+out:
+	mutex_unlock(&iohook_model_mutex);
+	return ret;
+}
+
+/**
+ * iohook_model_unbind() - take a model out of its range
+ * @name: the model's name
+ * @owner: the directory it must have been bound through
+ *
+ * Return: 0, or -ENOENT if no model of that name is bound through @owner.
+ */
+int iohook_model_unbind(const char *name, const void *owner)
+{
+	struct iohook_model *m;
+	int ret = -ENOENT;
+
+	mutex_lock(&iohook_model_mutex);
+	m = iohook_model_by_name(name);
+	if (m && m->bound && m->owner == owner) {
+		iohook_model_unbind_locked(m);
+		ret = 0;
+	}
+	mutex_unlock(&iohook_model_mutex);
+	return ret;
+}
+
+/**
+ * iohook_model_unbind_owner() - unbind every model bound through @owner
+ * @owner: a directory that is going away (its device was removed)
+ *
+ * The models stay registered, unbound, until their maps are detached.
+ */
+void iohook_model_unbind_owner(const void *owner)
+{
+	struct iohook_model *m;
+
+	mutex_lock(&iohook_model_mutex);
+	list_for_each_entry(m, &iohook_models, node)
+		if (m->bound && m->owner == owner)
+			iohook_model_unbind_locked(m);
+	mutex_unlock(&iohook_model_mutex);
+}
+
+/**
+ * iohook_model_show() - list models, a line each
+ * @buf: a sysfs page
+ * @owner: list those bound through this directory; NULL: every model
+ *
+ * A line is "NAME SPACE FIRST LAST reads=N writes=N errors=N nmi=N
+ * irqs=N at=WHERE" for a bound model, "NAME unbound" for another.
+ *
+ * Return: the length written.
+ */
+ssize_t iohook_model_show(char *buf, const void *owner)
+{
+	struct iohook_model *m;
+	ssize_t n = 0;
+
+	mutex_lock(&iohook_model_mutex);
+	list_for_each_entry(m, &iohook_models, node) {
+		if (owner && (!m->bound || m->owner != owner))
+			continue;
+		if (!m->bound) {
+			n += sysfs_emit_at(buf, n, "%s unbound\n", m->ops->name);
+			continue;
+		}
+		n += sysfs_emit_at(buf, n,
+				   "%s %s 0x%llx 0x%llx reads=%lld writes=%lld errors=%lld nmi=%lld irqs=%lld at=%s\n",
+				   m->ops->name, iohook_space_name(m->space),
+				   m->first, m->last, atomic64_read(&m->reads),
+				   atomic64_read(&m->writes),
+				   atomic64_read(&m->errors),
+				   atomic64_read(&m->nmi),
+				   atomic64_read(&m->irqs), m->where);
+	}
+	mutex_unlock(&iohook_model_mutex);
+	return n;
+}
