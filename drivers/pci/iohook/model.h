@@ -114,6 +114,12 @@ iohook_model_wrap(enum iohook_space space, u64 addr,
 	return m ? iohook_model_hw_init(mhw, m, space, addr, real) : real;
 }
 
+/* The kfuncs (model-bpf.c): called by models' BPF programs only. */
+u64 bpf_iohook_hw_read(struct iohook_model_ctx *ctx);
+int bpf_iohook_hw_write(struct iohook_model_ctx *ctx, u64 val);
+void bpf_iohook_set_value(struct iohook_model_ctx *ctx, u64 val);
+int bpf_iohook_fire_irq(struct iohook_model_ctx *ctx, u32 vector);
+
 int iohook_model_register(const struct iohook_model_ops *ops);
 void iohook_model_unregister(const struct iohook_model_ops *ops);
 int iohook_model_queue_irq(struct iohook_model *m, unsigned int vector);
