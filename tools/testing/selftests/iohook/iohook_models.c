@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * iohook_models - register models in BPF, loaded with iohook(8) from the
+ * objects built next to it (models/NAME.bpf.o), on the q35 machine's
+ * devices: what the kernel exposes with a model bound (lspci, ethtool,
+ * the NIC's address, the models files and counters), and the negative
+ * cases: a model the verifier refuses, a model detached while accesses
+ * run through it, a device removed while its model is bound, and writes
+ * the models files must refuse.
+ */
+#include <linux/types.h>
+
+#include "iohook_machine.h"
+#include "iohook_harness.h"
+
+static void __attribute__((constructor)) need_q35(void)
+{
+	iohook_gate(true);
+}
+
+#define MODELS_FILE	IOHOOK_SYS "/models"
+#define MODEL_MAC	"02:10:18:00:e1:0e"
+#define NIC_DRIVER	"/sys/bus/pci/drivers/e1000e"
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* The models built next to iohook(8), as "iohook model load" takes them. */
+static char models_dir[256];
+
+static void find_models(void)
+{
+	char self[200];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0)
+		return;
+	self[n] = 0;
+	*strrchr(self, '/') = 0;
+	snprintf(models_dir, sizeof(models_dir), "%s/models", self);
+}
+
+/* Unload every model the list shows, so that each test starts with none. */
+static void unload_all(void)
+{
+	char buf[8192], name[64], out[1024], *line, *save;
+
+	if (iohook_sysfs_read(MODELS_FILE, buf, sizeof(buf)) <= 0)
+		return;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "%63s", name) == 1)
+			cli(out, sizeof(out), "model unload %s", name);
+}
+
+/* The line of @name in /sys/kernel/iohook/models, or "" if not listed. */
+static void model_line(const char *name, char *line, size_t len)
+{
+	char buf[8192], *l, *save;
+	size_t n = strlen(name);
+
+	line[0] = 0;
+	if (iohook_sysfs_read(MODELS_FILE, buf, sizeof(buf)) <= 0)
+		return;
+	for (l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		if (!strncmp(l, name, n) && l[n] == ' ')
+			snprintf(line, len, "%s", l);
+}
+
+/* A counter ("reads", "writes", "errors", ...) of a bound model; -1 if unbound. */
+static long long model_count(const char *name, const char *counter)
+{
+	char line[512], key[32], *p;
+
+	model_line(name, line, sizeof(line));
+	snprintf(key, sizeof(key), " %s=", counter);
+	p = strstr(line, key);
+	return p ? atoll(p + strlen(key)) : -1;
+}
+
+/* Rebind the NIC's driver, so that it probes the device again. */
+static int nic_rebind(void)
+{
+	iohook_sysfs_write(NIC_DRIVER "/unbind", NIC);
+	if (iohook_sysfs_write(NIC_DRIVER "/bind", NIC))
+		return -1;
+	return WAIT_FOR(nic_bound(), 15000) ? 0 : -1;
+}
+
+static void nic_address(char *addr, size_t len)
+{
+	char ifname[IFNAMSIZ], path[128];
+
+	addr[0] = 0;
+	if (pci_ifname(NIC, ifname, sizeof(ifname)))
+		return;
+	snprintf(path, sizeof(path), "/sys/class/net/%s/address", ifname);
+	iohook_sysfs_read(path, addr, len);
+}
+
+FIXTURE(models)
+{
+	char out[65536];
+	char ifname[IFNAMSIZ];
+};
+
+FIXTURE_SETUP(models)
+{
+	find_models();
+	ASSERT_EQ(0, machine_reset(self->ifname, sizeof(self->ifname)));
+	ASSERT_TRUE(path_exists(MODELS_FILE)) TH_LOG("no CONFIG_IOHOOK_MODEL");
+	ASSERT_TRUE(path_exists("%s/passthrough.bpf.o", models_dir))
+		TH_LOG("models not built in %s", models_dir);
+	unload_all();
+}
+
+FIXTURE_TEARDOWN(models)
+{
+	unload_all();
+	clear_all();
+	iohook_sysfs_write(ARMED, "1");
+	if (!nic_bound())
+		nic_rebind();
+	nic_restore();
+}
+
+/* A model that passes everything through changes nothing a driver sees. */
+TEST_F(models, passthrough_is_transparent_and_counted)
+{
+	char before[16384], after[16384], line[512];
+
+	run_cmd(before, sizeof(before), "lspci -xxxx -s %s", RP1);
+	ASSERT_NE(0, before[0]);
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out),
+			 "model load %s/passthrough.bpf.o %s 0 1000", models_dir, RP1));
+	EXPECT_NE(NULL, strstr(self->out, "passthrough: loaded"));
+	ASSERT_LT(0, iohook_sysfs_read(OVR(RP1) "/models", line, sizeof(line)));
+	EXPECT_EQ(0, strncmp(line, "passthrough pciconf ", 20)) TH_LOG("%s", line);
+	EXPECT_NE(NULL, strstr(line, " at=0"));
+	run_cmd(after, sizeof(after), "lspci -xxxx -s %s", RP1);
+	EXPECT_STREQ(before, after);
+	/* 4096 bytes of config space: at least 1024 dword reads. */
+	EXPECT_LE(1024, model_count("passthrough", "reads"));
+	EXPECT_EQ(0, model_count("passthrough", "errors"));
+	EXPECT_EQ(0, cli(self->out, sizeof(self->out), "model list --json"));
+	EXPECT_NE(NULL, strstr(self->out, "\"name\": \"passthrough\", \"bound\": true"));
+	EXPECT_EQ(0, cli(self->out, sizeof(self->out), "model unload passthrough"));
+	model_line("passthrough", line, sizeof(line));
+	EXPECT_STREQ("", line);
+	EXPECT_FALSE(path_exists("/sys/fs/bpf/iohook/passthrough"));
+	iohook_sysfs_read(OVR(RP1) "/models", line, sizeof(line));
+	EXPECT_STREQ("", line);
+}
+
+/* The trace model logs what the driver read, with the values it saw. */
+TEST_F(models, trace_logs_driver_accesses)
+{
+	char regs[16384], rec[64], *p;
+	unsigned long status = 0;
+
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out),
+			 "model load %s/trace.bpf.o %s bar0+0 20000", models_dir, NIC));
+	ASSERT_EQ(0, run_cmd(regs, sizeof(regs), "ethtool -d %s", self->ifname));
+	p = strstr(regs, "0x00008: STATUS");
+	ASSERT_NE(NULL, p) TH_LOG("%s", regs);
+	p = strstr(p, "0x");
+	ASSERT_NE(NULL, p = strstr(p + 2, "0x"));
+	status = strtoul(p, NULL, 16);
+	EXPECT_EQ(0, cli(self->out, sizeof(self->out), "model trace trace 1"));
+	/* ethtool -d reads CTRL and STATUS; the trace has that STATUS read. */
+	EXPECT_NE(NULL, strstr(self->out, " R 0/4 "));
+	snprintf(rec, sizeof(rec), " R 0x8/4 %#lx\n", status);
+	EXPECT_NE(NULL, strstr(self->out, rec)) TH_LOG("no '%s'", rec);
+	EXPECT_LE(2, model_count("trace", "reads"));
+	EXPECT_EQ(0, model_count("trace", "errors"));
+}
+
+/* An unbounded loop in an op: the verifier refuses it, nothing registers. */
+TEST_F(models, verifier_refuses_unbounded_loop)
+{
+	char line[512];
+
+	EXPECT_EQ(1, cli(self->out, sizeof(self->out),
+			 "model load %s/bad_loop.bpf.o %s 0 4", models_dir, RP1));
+	EXPECT_NE(NULL, strstr(self->out, "refused by the verifier")) TH_LOG("%s", self->out);
+	model_line("bad_loop", line, sizeof(line));
+	EXPECT_STREQ("", line);
+	EXPECT_FALSE(path_exists("/sys/fs/bpf/iohook/bad_loop"));
+	iohook_sysfs_read(OVR(RP1) "/models", line, sizeof(line));
+	EXPECT_STREQ("", line);
+}
+
+/* Unload and load again, ten times, while another process reads through it. */
+TEST_F(models, detach_during_access)
+{
+	char path[128], base[256], buf[256];
+	int i, fd, st, bad = 0;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), PCI_DEVS "/%s/config", RP1);
+	fd = open(path, O_RDONLY);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(256, pread(fd, base, sizeof(base), 0));
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out),
+			 "model load %s/passthrough.bpf.o %s 0 100", models_dir, RP1));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		long long end = now_ms() + 4000;
+		long n = 0;
+
+		while (now_ms() < end) {
+			if (pread(fd, buf, sizeof(buf), 0) != 256 ||
+			    memcmp(buf, base, 0x8) || memcmp(buf + 0x10, base + 0x10, 0x30))
+				bad++;
+			n++;
+		}
+		_exit(bad || n < 100 ? 1 : 0);
+	}
+	for (i = 0; i < 10; i++) {
+		EXPECT_EQ(0, cli(self->out, sizeof(self->out), "model unload passthrough"));
+		EXPECT_EQ(0, cli(self->out, sizeof(self->out),
+				 "model load %s/passthrough.bpf.o %s 0 100", models_dir, RP1));
+	}
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	close(fd);
+	EXPECT_LE(1, model_count("passthrough", "reads"));
+}
+
+/* Removing the device unbinds its model, which stays loaded. */
+TEST_F(models, device_removed_while_bound)
+{
+	char line[512];
+
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out),
+			 "model load %s/passthrough.bpf.o %s bar0+0 20000", models_dir, NIC));
+	model_line("passthrough", line, sizeof(line));
+	EXPECT_NE(NULL, strstr(line, " mem ")) TH_LOG("%s", line);
+	EXPECT_NE(NULL, strstr(line, " at=bar0+0"));
+	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" NIC "/remove", "1"));
+	EXPECT_FALSE(path_exists(PCI_DEVS "/" NIC));
+	model_line("passthrough", line, sizeof(line));
+	EXPECT_STREQ("passthrough unbound", line);
+	ASSERT_EQ(0, nic_restore());
+	model_line("passthrough", line, sizeof(line));
+	EXPECT_STREQ("passthrough unbound", line);
+	EXPECT_EQ(0, cli(self->out, sizeof(self->out), "model unload passthrough"));
+	model_line("passthrough", line, sizeof(line));
+	EXPECT_STREQ("", line);
+}
+
+/* The NVM handshake model gives the NIC the modelled address. */
+TEST_F(models, e1000e_nvm_modelled_mac)
+{
+	char real[32], addr[32], ifname[IFNAMSIZ];
+
+	nic_address(real, sizeof(real));
+	ASSERT_NE(0, real[0]);
+	ASSERT_STRNE(MODEL_MAC, real);
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out),
+			 "model load %s/e1000e_nvm.bpf.o %s bar0+0 5408", models_dir, NIC));
+	ASSERT_EQ(0, nic_rebind());
+	nic_address(addr, sizeof(addr));
+	EXPECT_STREQ(MODEL_MAC, addr);
+	ASSERT_EQ(0, pci_ifname(NIC, ifname, sizeof(ifname)));
+	run_cmd(self->out, sizeof(self->out), "ip link show %s", ifname);
+	EXPECT_NE(NULL, strstr(self->out, "link/ether " MODEL_MAC " ")) TH_LOG("%s", self->out);
+	/* The NVM as the driver reads it: the MAC in words 0-2. */
+	run_cmd(self->out, sizeof(self->out), "ethtool -e %s length 6", ifname);
+	EXPECT_NE(NULL, strstr(self->out, "02 10 18 00 e1 0e")) TH_LOG("%s", self->out);
+	/* Probe validated the checksum (words 0-0x3f) through the model. */
+	EXPECT_LE(64, model_count("e1000e_nvm", "reads"));
+	EXPECT_EQ(0, cli(self->out, sizeof(self->out), "model unload e1000e_nvm"));
+	ASSERT_EQ(0, nic_rebind());
+	nic_address(addr, sizeof(addr));
+	EXPECT_STREQ(real, addr);
+}
+
+/* The models files check a write whole and change nothing on error. */
+TEST_F(models, models_file_refuses_bad_writes)
+{
+	char line[512];
+
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out),
+			 "model load %s/passthrough.bpf.o %s 10 4", models_dir, RP1));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(OVR(RP2) "/models", "bogus"));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(OVR(RP2) "/models", "attach passthrough 0"));
+	EXPECT_EQ(-ENOENT, iohook_sysfs_write(OVR(RP2) "/models", "attach nosuch 0 4"));
+	EXPECT_EQ(-EBUSY, iohook_sysfs_write(OVR(RP2) "/models", "attach passthrough 0 4"));
+	EXPECT_EQ(-ENOENT, iohook_sysfs_write(OVR(RP2) "/models", "detach passthrough"));
+	EXPECT_EQ(0, iohook_sysfs_write(OVR(RP1) "/models", "detach passthrough"));
+	model_line("passthrough", line, sizeof(line));
+	EXPECT_STREQ("passthrough unbound", line);
+	EXPECT_EQ(-ERANGE, iohook_sysfs_write(OVR(RP1) "/models", "attach passthrough ffe 4"));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(OVR(RP1) "/models", "attach passthrough 0 0"));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(OVR(RP1) "/models", "attach passthrough bar7+0 4"));
+	EXPECT_EQ(-ERANGE, iohook_sysfs_write(IOHOOK_SYS "/io/models", "attach passthrough fffe 4"));
+	model_line("passthrough", line, sizeof(line));
+	EXPECT_STREQ("passthrough unbound", line);
+	EXPECT_EQ(0, iohook_sysfs_write(OVR(RP1) "/models", "attach passthrough 10 4"));
+	EXPECT_EQ(-EBUSY, iohook_sysfs_write(OVR(RP1) "/models", "attach passthrough 10 4"));
+	model_line("passthrough", line, sizeof(line));
+	EXPECT_NE(NULL, strstr(line, " at=10")) TH_LOG("%s", line);
+}
+
+TEST_HARNESS_MAIN
