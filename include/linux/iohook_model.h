@@ -19,6 +19,7 @@
 #ifndef _LINUX_IOHOOK_MODEL_H
 #define _LINUX_IOHOOK_MODEL_H
 
+#include <linux/iohook.h>
 #include <linux/types.h>
 
 struct iohook_hw;
@@ -101,5 +102,12 @@ struct iohook_model_ops {
 	int (*write)(struct iohook_model_ctx *ctx);
 	char name[IOHOOK_MODEL_NAME_LEN];
 };
+
+#ifdef CONFIG_IOHOOK_MODEL
+/* In-kernel binding of a registered model (sysfs binds through "models"). */
+int iohook_model_attach(const char *name, enum iohook_space space, u64 first,
+			u64 last);
+int iohook_model_detach(const char *name);
+#endif
 
 #endif /* _LINUX_IOHOOK_MODEL_H */

@@ -17,6 +17,7 @@
  * A model never runs in NMI: whatever an NMI handler reads there, the
  * hardware answers, and the model's nmi counter says how often.
  */
+#include <linux/export.h>
 #include <linux/hardirq.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
@@ -384,6 +385,44 @@ void iohook_model_unbind_owner(const void *owner)
 			iohook_model_unbind_locked(m);
 	mutex_unlock(&iohook_model_mutex);
 }
+
+/* The owner of the bindings made by iohook_model_attach(). */
+static const char iohook_model_kernel_owner[] = "kernel";
+
+/**
+ * iohook_model_attach() - bind a registered model from kernel code
+ * @name: the model's name
+ * @space: the range's space
+ * @first: its first address
+ * @last: its last address
+ *
+ * For in-kernel users such as benchmarks; user space binds through the
+ * "models" files. The binding is listed with "at=kernel".
+ *
+ * Return: as iohook_model_bind().
+ */
+int iohook_model_attach(const char *name, enum iohook_space space, u64 first,
+			u64 last)
+{
+	if (space >= IOHOOK_NR_SPACES || last < first)
+		return -EINVAL;
+	return iohook_model_bind(name, space, first, last, NULL,
+				 iohook_model_kernel_owner,
+				 iohook_model_kernel_owner);
+}
+EXPORT_SYMBOL_GPL(iohook_model_attach);
+
+/**
+ * iohook_model_detach() - unbind a model that iohook_model_attach() bound
+ * @name: the model's name
+ *
+ * Return: 0, or -ENOENT if no model of that name is bound from the kernel.
+ */
+int iohook_model_detach(const char *name)
+{
+	return iohook_model_unbind(name, iohook_model_kernel_owner);
+}
+EXPORT_SYMBOL_GPL(iohook_model_detach);
 
 /**
  * iohook_model_show() - list models, a line each

@@ -68,12 +68,14 @@ static const struct command commands[] = {
 	  "exist appears in SLOT (default at 4 GiB + SLOT GiB, 256 MiB), or an\n"
 	  "eject request takes it away. Keep it offline: nothing is behind it." },
 	{ "model", cmd_model, true, false, false,
-	  "load OBJ TARGET LOCATION LENGTH | list | trace NAME [SECONDS] | unload NAME",
+	  "load OBJ [TARGET LOCATION LENGTH] | list | trace NAME [SECONDS] | unload NAME",
 	  "Register models (BPF struct_ops objects, models/*.bpf.o):\n"
 	  "load registers the object's model and binds it to LENGTH bytes (hex)\n"
 	  "from LOCATION of TARGET (a device, BDF, or io, mem, pciconf), arming\n"
-	  "iohook; list shows every model with its counters (--json too); trace\n"
-	  "prints a tracing model's accesses; unload unbinds and unregisters it." },
+	  "iohook (without a target it stays unbound, for a models file or the\n"
+	  "kernel to bind) and keeps working after this command exits; list\n"
+	  "shows every model with its counters (--json too); trace prints a\n"
+	  "tracing model's accesses; unload unbinds and unregisters it." },
 	{ "ioh", cmd_ioh, true, false, true, "N add|remove",
 	  "ACPI I/O hub hotplug: host bridge N of the firmware (\\_SB.IOHN, from\n"
 	  "scripts/firmware/q35-ioh-ssdt.asl) appears with a test device on its\n"

@@ -143,9 +143,9 @@ static int model_load(int argc, char **argv)
 	struct bpf_object *obj;
 	int ret;
 
-	if (argc != 5)
+	if (argc != 5 && argc != 2)
 		return EX_USAGE;
-	if (target_dir(argv[2], dir, sizeof(dir)))
+	if (argc == 5 && target_dir(argv[2], dir, sizeof(dir)))
 		return err_exit(argv[2], -ENODEV);
 	if (!abi_exists(MODELS_FILE)) {
 		fprintf(stderr, "%s: this kernel has no register models (CONFIG_IOHOOK_MODEL=y)\n",
@@ -154,6 +154,8 @@ static int model_load(int argc, char **argv)
 	}
 	if (opt.dry_run) {
 		printf("would load %s, pin its maps in %s/NAME\n", argv[1], MODEL_PINS);
+		if (argc == 2)
+			return EX_OK;
 		snprintf(text, sizeof(text), "attach NAME %s %s", argv[3], argv[4]);
 		strcat(dir, "/models");
 		return abi_write(dir, text);
@@ -195,6 +197,12 @@ static int model_load(int argc, char **argv)
 	if (ret) {
 		fprintf(stderr, "%s: %s: cannot pin its maps in %s: %s\n", prog,
 			argv[1], pins, strerror(-ret));
+		goto out;
+	}
+	if (argc == 2) {
+		/* Registered only: bound later through a models file. */
+		printf("%s: loaded from %s, unbound\n", name, argv[1]);
+		link = NULL;
 		goto out;
 	}
 	snprintf(text, sizeof(text), "attach %s %s %s", name, argv[3], argv[4]);

@@ -16,9 +16,12 @@
  *   lookup  maple tree against the 2013 design's linked list
  *   cond    a conditional override's hit against an unconditional one's,
  *           and the write path's selector recording
+ *   model   a register model's access (the pass-through model, which the
+ *           guest loads before this module) against a static override's hit
  */
 #include <linux/io.h>
 #include <linux/iohook.h>
+#include <linux/iohook_model.h>
 #include <linux/ktime.h>
 #include <linux/maple_tree.h>
 #include <linux/module.h>
@@ -378,6 +381,52 @@ static void bench_lookup(void)
 	}
 }
 
+/*
+ * The pass-through model (tools/pci/iohook/models/passthrough.bpf.c,
+ * registered unbound by "iohook model load" before insmod) bound to the
+ * buffer, alternating with a static override on the same bytes: what a
+ * model adds to an access that reaches it, BPF trampoline and program
+ * and the hardware read included, against an override that answers
+ * from RAM.
+ */
+#define BENCH_MODEL	"passthrough"
+static struct iohook_spec model_spec;
+
+static void model_toggle(bool first)
+{
+	u64 a = model_spec.addr;
+
+	if (first) {
+		iohook_model_detach(BENCH_MODEL);
+		iohook_add(&model_spec);
+	} else {
+		iohook_remove(IOHOOK_SPACE_MEM, a, NULL);
+		iohook_model_attach(BENCH_MODEL, IOHOOK_SPACE_MEM, a, a + 3);
+	}
+}
+
+static void bench_model(struct target *kbuf)
+{
+	model_spec = (struct iohook_spec) {
+		.space = IOHOOK_SPACE_MEM, .len = 4, .mask = 0xffffffff,
+		.attr = IOHOOK_RO, .value = 0x5a5a5a5a,
+		.flags = IOHOOK_F_NO_SYSFS,
+		.addr = virt_to_phys((void __force *)kbuf->addr),
+	};
+	clear();
+	if (iohook_model_attach(BENCH_MODEL, IOHOOK_SPACE_MEM, model_spec.addr,
+				model_spec.addr + 3)) {
+		pr_info("iohook_bench: no %s model registered: model.* not measured\n",
+			BENCH_MODEL);
+		return;
+	}
+	iohook_arm();
+	pair("model.readl_kbuf.static_hit", OP_READL_HOOKED,
+	     "model.readl_kbuf.passthrough", OP_READL_HOOKED, kbuf, model_toggle);
+	iohook_model_detach(BENCH_MODEL);
+	clear();
+}
+
 static int __init iohook_bench_init(void)
 {
 	struct target kbuf = {}, bar = {}, port = { .port = 0x80 }, cfg = {};
@@ -403,6 +452,7 @@ static int __init iohook_bench_init(void)
 	bench_hit(&kbuf);
 	bench_lookup();
 	bench_cond();
+	bench_model(&kbuf);
 	pr_info("iohook_bench: done\n");
 
 	clear();
