@@ -8,6 +8,7 @@
  * run through it, a device removed while its model is bound, and writes
  * the models files must refuse.
  */
+#define _GNU_SOURCE
 #include <linux/types.h>
 
 #include "iohook_machine.h"
@@ -279,6 +280,79 @@ TEST_F(models, e1000e_nvm_modelled_mac)
 	ASSERT_EQ(0, nic_rebind());
 	nic_address(addr, sizeof(addr));
 	EXPECT_STREQ(real, addr);
+}
+
+#define NVME		"0000:00:05.0"
+#define NVME_BLK	"nvme0n1"
+#define NVME_SIZE	(1 << 20)
+
+/* Read @len bytes at @off of the namespace, uncached; the time it took. */
+static long long nvme_pread(int fd, void *buf, size_t len, off_t off)
+{
+	long long t = now_ms();
+
+	if (pread(fd, buf, len, off) != (ssize_t)len)
+		return -1;
+	return now_ms() - t;
+}
+
+static void kmsg(const char *text)
+{
+	iohook_sysfs_write("/dev/kmsg", text);
+}
+
+/*
+ * The NVMe model swallows the third I/O doorbell: that read times out,
+ * the controller reports fatal status until the driver disables it, the
+ * driver resets it, and the read completes with the image's bytes.
+ */
+TEST_F(models, nvme_lost_doorbell_reset)
+{
+	const char *image = getenv("IOHOOK_NVME_IMAGE");
+	char state[32], *want, *got = NULL;
+	long long ms[3];
+	int fd, img, i;
+
+	ASSERT_NE(NULL, image) TH_LOG("no IOHOOK_NVME_IMAGE: not vm-run's machine");
+	ASSERT_TRUE(path_exists("/sys/block/" NVME_BLK));
+	want = malloc(NVME_SIZE);
+	ASSERT_NE(NULL, want);
+	img = open(image, O_RDONLY);
+	ASSERT_LE(0, img);
+	ASSERT_EQ(NVME_SIZE, pread(img, want, NVME_SIZE, 0));
+	close(img);
+	ASSERT_EQ(0, posix_memalign((void **)&got, 4096, NVME_SIZE));
+	fd = open("/dev/" NVME_BLK, O_RDONLY | O_DIRECT);
+	ASSERT_LE(0, fd);
+	/* Timeouts of 2 s, so the lost command costs seconds, not 30. */
+	ASSERT_EQ(0, iohook_sysfs_write("/sys/block/" NVME_BLK "/queue/io_timeout", "2000"));
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out),
+			 "model load %s/nvme_reset.bpf.o %s bar0+0 2000", models_dir, NVME));
+	kmsg("iohook_models: nvme reads start\n");
+	for (i = 0; i < 3; i++)
+		ms[i] = nvme_pread(fd, got + i * 4096, 4096, i * 4096);
+	EXPECT_LE(0, ms[0]);
+	EXPECT_LE(0, ms[1]);
+	/* The third waited for the timeout and the reset, then completed. */
+	EXPECT_LE(1500, ms[2]) TH_LOG("reads took %lld, %lld, %lld ms", ms[0], ms[1], ms[2]);
+	EXPECT_EQ(0, memcmp(got, want, 3 * 4096));
+	run_cmd(self->out, sizeof(self->out),
+		"dmesg | sed -n '/iohook_models: nvme reads start/,$p'");
+	EXPECT_NE(NULL, strstr(self->out, "controller is down; will reset: CSTS=0x3"))
+		TH_LOG("%s", self->out);
+	EXPECT_TRUE(WAIT_FOR(iohook_sysfs_read("/sys/class/nvme/nvme0/state", state,
+					       sizeof(state)) > 0 && !strcmp(state, "live"), 10000));
+	EXPECT_LE(3, model_count("nvme_reset", "writes"));
+	EXPECT_LE(1, model_count("nvme_reset", "reads"));
+	EXPECT_EQ(0, model_count("nvme_reset", "errors"));
+	/* The controller is back: the whole namespace, byte for byte. */
+	memset(got, 0, NVME_SIZE);
+	EXPECT_LE(0, nvme_pread(fd, got, NVME_SIZE, 0));
+	EXPECT_EQ(0, memcmp(got, want, NVME_SIZE));
+	close(fd);
+	free(got);
+	free(want);
+	EXPECT_EQ(0, cli(self->out, sizeof(self->out), "model unload nvme_reset"));
 }
 
 /* The models files check a write whole and change nothing on error. */
