@@ -32,8 +32,9 @@ static bool iohook_model_range_ok(const struct iohook_spec *spec, u64 len)
 	}
 }
 
-static int iohook_model_attach(struct iohook_dir *dir, const char *name,
-			       const char *where, const char *length)
+static int iohook_sysfs_model_attach(struct iohook_dir *dir,
+				     const char *name, const char *where,
+				     const char *length)
 {
 	struct iohook_entry e = {};
 	struct iohook_spec spec = {};
@@ -97,7 +98,7 @@ ssize_t iohook_sysfs_models_store(struct iohook_dir *dir, const char *buf,
 	if (n >= 2 && strlen(tok[1]) >= IOHOOK_MODEL_NAME_LEN)
 		goto out;
 	if (n == 4 && !strcmp(tok[0], "attach"))
-		ret = iohook_model_attach(dir, tok[1], tok[2], tok[3]);
+		ret = iohook_sysfs_model_attach(dir, tok[1], tok[2], tok[3]);
 	else if (n == 2 && !strcmp(tok[0], "detach"))
 		ret = iohook_model_unbind(tok[1], dir);
 out:
