@@ -67,6 +67,8 @@ static int target_dir(const char *target, char *dir, size_t len)
 	if (!strcmp(target, "io") || !strcmp(target, "mem") ||
 	    !strcmp(target, "pciconf"))
 		snprintf(dir, len, IOHOOK_SYS "/%s", target);
+	else if (strchr(target, ':') == strrchr(target, ':'))
+		snprintf(dir, len, PCI_DEVS "/0000:%s/overrides", target);
 	else
 		snprintf(dir, len, PCI_DEVS "/%s/overrides", target);
 	return abi_exists(dir) ? 0 : -ENODEV;
