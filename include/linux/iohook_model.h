@@ -47,6 +47,11 @@ enum iohook_model_ret {
 	IOHOOK_MODEL_DONE = 1,
 };
 
+/* Bits of struct iohook_model_ctx's @context. */
+#define IOHOOK_MODEL_CTX_HARDIRQ	0x1	/* in a hard interrupt */
+#define IOHOOK_MODEL_CTX_SOFTIRQ	0x2	/* serving a softirq */
+#define IOHOOK_MODEL_CTX_IRQS_OFF	0x4	/* interrupts disabled */
+
 /**
  * struct iohook_model_ctx - one access, as a model sees it
  * @offset: the access's offset from the start of the model's range
@@ -56,6 +61,7 @@ enum iohook_model_ret {
  * @width: the access's width in bytes, 1, 2, 4 or 8; 0 in attach and
  *	   detach, which no access calls
  * @space: its space, an enum iohook_space
+ * @context: where the access runs: IOHOOK_MODEL_CTX_* bits
  * @out: private: the value set by bpf_iohook_set_value()
  * @hw_val: private: the hardware's value, once read
  * @hw_err: private: the hardware's error, 0 or a PCIBIOS_* code
@@ -72,6 +78,7 @@ struct iohook_model_ctx {
 	u64 len;
 	u32 width;
 	u32 space;
+	u32 context;
 	u64 out;
 	u64 hw_val;
 	int hw_err;

@@ -19,6 +19,7 @@
  */
 #include <linux/export.h>
 #include <linux/hardirq.h>
+#include <linux/irqflags.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
 #include <linux/pci.h>
@@ -56,6 +57,9 @@ static void iohook_model_ctx_init(struct iohook_model_ctx *ctx,
 	ctx->len = m->last - m->first + 1;
 	ctx->width = width;
 	ctx->space = m->space;
+	ctx->context = (in_hardirq() ? IOHOOK_MODEL_CTX_HARDIRQ : 0) |
+		       (in_serving_softirq() ? IOHOOK_MODEL_CTX_SOFTIRQ : 0) |
+		       (irqs_disabled() ? IOHOOK_MODEL_CTX_IRQS_OFF : 0);
 	ctx->hw = hw;
 	ctx->model = m;
 }

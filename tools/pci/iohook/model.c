@@ -38,7 +38,7 @@ struct trace_rec {
 	uint64_t ns, offset, val;
 	uint32_t cpu;
 	uint8_t width, write;
-	uint16_t pad;
+	uint16_t context;	/* IOHOOK_MODEL_CTX_*: hardirq 1, softirq 2, irqs off 4 */
 };
 
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
@@ -327,11 +327,12 @@ static int print_rec(void *ctx, void *data, size_t len)
 
 	if (len < sizeof(*r))
 		return 0;
-	printf("%llu.%09llu cpu%u %c %#llx/%u %#llx\n",
+	printf("%llu.%09llu cpu%u %c %#llx/%u %#llx%s%s%s\n",
 	       (unsigned long long)r->ns / 1000000000,
 	       (unsigned long long)r->ns % 1000000000, r->cpu,
 	       r->write ? 'W' : 'R', (unsigned long long)r->offset, r->width,
-	       (unsigned long long)r->val);
+	       (unsigned long long)r->val, r->context & 1 ? " hardirq" : "",
+	       r->context & 2 ? " softirq" : "", r->context & 4 ? " irqs-off" : "");
 	(*(unsigned long long *)ctx)++;
 	return 0;
 }

@@ -19,6 +19,11 @@
 #define IOHOOK_MODEL_PASS	0
 #define IOHOOK_MODEL_DONE	1
 
+/* Where the access runs (ctx->context) */
+#define IOHOOK_MODEL_CTX_HARDIRQ	0x1
+#define IOHOOK_MODEL_CTX_SOFTIRQ	0x2
+#define IOHOOK_MODEL_CTX_IRQS_OFF	0x4
+
 /* enum iohook_space */
 #define IOHOOK_SPACE_PCI	0
 #define IOHOOK_SPACE_MEM	1
@@ -31,6 +36,7 @@ struct iohook_model_ctx {
 	__u64 len;		/* the range's length */
 	__u32 width;		/* 1, 2, 4 or 8; 0 in attach and detach */
 	__u32 space;
+	__u32 context;		/* IOHOOK_MODEL_CTX_* */
 } __attribute__((preserve_access_index));
 
 struct iohook_model_ops {

@@ -17,7 +17,7 @@ struct iohook_trace_rec {
 	__u32 cpu;
 	__u8 width;
 	__u8 write;
-	__u16 pad;
+	__u16 context;		/* IOHOOK_MODEL_CTX_* */
 };
 
 struct {
@@ -43,7 +43,7 @@ static void log_access(struct iohook_model_ctx *acc, __u64 val, int write)
 	r->cpu = bpf_get_smp_processor_id();
 	r->width = acc->width;
 	r->write = write;
-	r->pad = 0;
+	r->context = acc->context;
 	bpf_ringbuf_submit(r, 0);
 }
 
