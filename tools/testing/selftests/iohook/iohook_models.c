@@ -83,6 +83,22 @@ static long long model_count(const char *name, const char *counter)
 	return p ? atoll(p + strlen(key)) : -1;
 }
 
+/* Whether some line of @text has @a and, after it, @b. */
+static bool has_line(const char *text, const char *a, const char *b)
+{
+	const char *p = text, *eol;
+
+	while ((p = strstr(p, a))) {
+		eol = strchr(p, '\n');
+		if (!eol)
+			eol = p + strlen(p);
+		if (memmem(p, eol - p, b, strlen(b)))
+			return true;
+		p = eol;
+	}
+	return false;
+}
+
 /* Rebind the NIC's driver, so that it probes the device again. */
 static int nic_rebind(void)
 {
@@ -171,13 +187,25 @@ TEST_F(models, trace_logs_driver_accesses)
 	p = strstr(p, "0x");
 	ASSERT_NE(NULL, p = strstr(p + 2, "0x"));
 	status = strtoul(p, NULL, 16);
+	/* The "other" MSI-X vector: its handler reads ICR in hard interrupt context. */
+	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" NIC "/fire_irq", "2"));
+	msleep(200);
 	EXPECT_EQ(0, cli(self->out, sizeof(self->out), "model trace trace 1"));
 	/* ethtool -d reads CTRL and STATUS; the trace has that STATUS read. */
 	EXPECT_NE(NULL, strstr(self->out, " R 0/4 "));
 	snprintf(rec, sizeof(rec), " R 0x8/4 %#lx\n", status);
 	EXPECT_NE(NULL, strstr(self->out, rec)) TH_LOG("no '%s'", rec);
+	EXPECT_TRUE(has_line(self->out, " R 0xc0/4 ", " hardirq")) TH_LOG("%s", self->out);
 	EXPECT_LE(2, model_count("trace", "reads"));
 	EXPECT_EQ(0, model_count("trace", "errors"));
+
+	/* Config space from sysfs: read under pci_lock, interrupts off. */
+	EXPECT_EQ(0, cli(self->out, sizeof(self->out), "model unload trace"));
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out),
+			 "model load %s/trace.bpf.o %s 0 40", models_dir, RP1));
+	run_cmd(regs, sizeof(regs), "lspci -xxx -s %s", RP1);
+	EXPECT_EQ(0, cli(self->out, sizeof(self->out), "model trace trace 1"));
+	EXPECT_TRUE(has_line(self->out, " R 0/4 0x", " irqs-off")) TH_LOG("%s", self->out);
 }
 
 /* An unbounded loop in an op: the verifier refuses it, nothing registers. */
