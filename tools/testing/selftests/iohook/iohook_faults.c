@@ -24,7 +24,7 @@ static int dir_entries(const char *dir)
 		const char *s = names[i]->d_name;
 
 		count += strcmp(s, ".") && strcmp(s, "..") && strcmp(s, "add") &&
-			 strcmp(s, "remove");
+			 strcmp(s, "remove") && strcmp(s, "models");
 		free(names[i]);
 	}
 	if (n >= 0)

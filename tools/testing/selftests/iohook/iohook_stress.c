@@ -452,7 +452,7 @@ static void names_of(const char *dir, char *out, size_t len)
 		const char *s = names[i]->d_name;
 
 		if (strcmp(s, ".") && strcmp(s, "..") && strcmp(s, "add") &&
-		    strcmp(s, "remove"))
+		    strcmp(s, "remove") && strcmp(s, "models"))
 			snprintf(out + strlen(out), len - strlen(out), "%s ", s);
 		free(names[i]);
 	}

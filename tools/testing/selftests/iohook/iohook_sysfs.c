@@ -128,7 +128,7 @@ TEST_F(ovr, several_entries_one_write)
 	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 	EXPECT_EQ(0x33440011, pci_read_long(self->rp2, 0xf0));
 	dir_listing(RP2_OVR, list, sizeof(list));
-	EXPECT_STREQ(". .. 0xf0 0xf2 0xfc add remove ", list);
+	EXPECT_STREQ(". .. 0xf0 0xf2 0xfc add models remove ", list);
 	EXPECT_TRUE(path_exists(IOHOOK_SYS "/pciconf/" RP2 "+f2"));
 }
 
