@@ -633,7 +633,7 @@ TEST_F(ovr, address_spelling_a_file_name)
 	EXPECT_EQ(7, ovr_value("add"));
 	EXPECT_TRUE(path_exists(IOHOOK_SYS "/pciconf/" RP2 "+add"));
 	dir_listing(RP2_OVR, list, sizeof(list));
-	EXPECT_STREQ(". .. 0xadd add remove ", list);
+	EXPECT_STREQ(". .. 0xadd add models remove ", list);
 	/* The add and remove files are still files, and still work. */
 	EXPECT_EQ(0, iohook_sysfs_write(IOHOOK_SYS "/io/remove", "add"));
 	EXPECT_EQ(0, iohook_sysfs_write(IOHOOK_SYS "/mem/remove", "0xadd"));
@@ -641,7 +641,7 @@ TEST_F(ovr, address_spelling_a_file_name)
 	EXPECT_FALSE(path_exists(IOHOOK_SYS "/io/0xadd"));
 	EXPECT_FALSE(path_exists(IOHOOK_SYS "/mem/0xadd"));
 	dir_listing(RP2_OVR, list, sizeof(list));
-	EXPECT_STREQ(". .. add remove ", list);
+	EXPECT_STREQ(". .. add models remove ", list);
 }
 
 TEST_F(ovr, uevents)
