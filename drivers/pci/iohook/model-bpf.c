@@ -30,15 +30,20 @@
 #include <linux/iohook_model.h>
 #include <linux/module.h>
 #include <linux/stddef.h>
-#include <linux/version.h>
 
 #include "emulate.h"
 #include "model.h"
 
-#define IOHOOK_BPF_612	(LINUX_VERSION_CODE >= KERNEL_VERSION(6, 9, 0))
-
-#ifndef __bpf_kfunc
-#define __bpf_kfunc __used noinline
+/*
+ * Since 6.9 (so on 6.12) kfunc sets are BTF_KFUNCS_START() ones and a
+ * subsystem registers its struct_ops type at run time; 6.1 has neither.
+ */
+#ifdef BTF_KFUNCS_START
+#define IOHOOK_BPF_612	1
+#define IOHOOK_KFUNC	__bpf_kfunc
+#else
+#define IOHOOK_BPF_612	0
+#define IOHOOK_KFUNC	noinline
 #endif
 
 #ifdef __bpf_kfunc_start_defs
@@ -61,7 +66,7 @@ __diag_ignore_all("-Wmissing-prototypes",
  * Return: the value, or all ones if the hardware failed the read (which
  * the access then reports) or if called from attach or detach.
  */
-__bpf_kfunc u64 bpf_iohook_hw_read(struct iohook_model_ctx *ctx)
+IOHOOK_KFUNC u64 bpf_iohook_hw_read(struct iohook_model_ctx *ctx)
 {
 	u64 val = 0;
 
@@ -86,7 +91,7 @@ __bpf_kfunc u64 bpf_iohook_hw_read(struct iohook_model_ctx *ctx)
  * Return: 0, -EIO if the hardware failed the write, -EINVAL if called
  * from attach or detach.
  */
-__bpf_kfunc int bpf_iohook_hw_write(struct iohook_model_ctx *ctx, u64 val)
+IOHOOK_KFUNC int bpf_iohook_hw_write(struct iohook_model_ctx *ctx, u64 val)
 {
 	if (!ctx->hw)
 		return -EINVAL;
@@ -103,7 +108,7 @@ __bpf_kfunc int bpf_iohook_hw_write(struct iohook_model_ctx *ctx, u64 val)
  *	 sends the hardware instead of the driver's (with IOHOOK_MODEL_PASS);
  *	 cut to the access's width
  */
-__bpf_kfunc void bpf_iohook_set_value(struct iohook_model_ctx *ctx, u64 val)
+IOHOOK_KFUNC void bpf_iohook_set_value(struct iohook_model_ctx *ctx, u64 val)
 {
 	ctx->out = val;
 	ctx->flags |= IOHOOK_CTX_OUT;
@@ -119,7 +124,7 @@ __bpf_kfunc void bpf_iohook_set_value(struct iohook_model_ctx *ctx, u64 val)
  *
  * Return: 0, or -ENODEV if the model is not bound to a device's range.
  */
-__bpf_kfunc int bpf_iohook_fire_irq(struct iohook_model_ctx *ctx, u32 vector)
+IOHOOK_KFUNC int bpf_iohook_fire_irq(struct iohook_model_ctx *ctx, u32 vector)
 {
 	return iohook_model_queue_irq(ctx->model, vector);
 }

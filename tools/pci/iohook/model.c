@@ -32,6 +32,9 @@
 #define MODEL_PINS	BPFFS "/iohook"
 #define MODELS_FILE	IOHOOK_SYS "/models"
 #define MODEL_NAME_LEN	32
+/* A bound model's line in the models files. */
+#define MODEL_LINE	"%63s %15s 0x%llx 0x%llx reads=%llu writes=%llu errors=%llu " \
+			"nmi=%llu irqs=%llu at=%63s"
 
 /* The record trace.bpf.c writes (struct iohook_trace_rec). */
 struct trace_rec {
@@ -303,11 +306,15 @@ static int model_list(int argc, char **argv)
 
 		printf("%s\n  ", first ? "" : ",");
 		first = false;
-		if (sscanf(line, "%63s %15s 0x%llx 0x%llx reads=%llu writes=%llu errors=%llu nmi=%llu irqs=%llu at=%63s",
-			   name, space, &first_a, &last_a, &r, &w, &e, &nmi, &irqs, at) == 10)
-			printf("{\"name\": \"%s\", \"bound\": true, \"space\": \"%s\", \"first\": %llu, \"last\": %llu, \"at\": \"%s\", \"reads\": %llu, \"writes\": %llu, \"errors\": %llu, \"nmi\": %llu, \"irqs\": %llu}",
-			       name, space, first_a, last_a, at, r, w, e, nmi, irqs);
-		else if (sscanf(line, "%63s", name) == 1)
+		if (sscanf(line, MODEL_LINE, name, space, &first_a, &last_a,
+			   &r, &w, &e, &nmi, &irqs, at) == 10) {
+			printf("{\"name\": \"%s\", \"bound\": true, \"space\": \"%s\", ",
+			       name, space);
+			printf("\"first\": %llu, \"last\": %llu, \"at\": \"%s\", ",
+			       first_a, last_a, at);
+			printf("\"reads\": %llu, \"writes\": %llu, \"errors\": %llu, ", r, w, e);
+			printf("\"nmi\": %llu, \"irqs\": %llu}", nmi, irqs);
+		} else if (sscanf(line, "%63s", name) == 1)
 			printf("{\"name\": \"%s\", \"bound\": false}", name);
 	}
 	printf("\n]\n");
