@@ -314,8 +314,9 @@ static int model_list(int argc, char **argv)
 			       first_a, last_a, at);
 			printf("\"reads\": %llu, \"writes\": %llu, \"errors\": %llu, ", r, w, e);
 			printf("\"nmi\": %llu, \"irqs\": %llu}", nmi, irqs);
-		} else if (sscanf(line, "%63s", name) == 1)
+		} else if (sscanf(line, "%63s", name) == 1) {
 			printf("{\"name\": \"%s\", \"bound\": false}", name);
+		}
 	}
 	printf("\n]\n");
 	return EX_OK;
