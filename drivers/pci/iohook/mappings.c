@@ -47,6 +47,7 @@
 #include <linux/slab.h>
 
 #include "mappings.h"
+#include "model.h"
 #include "override.h"
 #include "space.h"
 
@@ -120,8 +121,8 @@ static void iohook_maps_count_range(u64 first, u64 last, int delta)
 
 /*
  * Count @m against everything the memory space holds: every override
- * (those chained on one tree entry too) and every selector. Before the
- * space's initcall the trees are still empty.
+ * (those chained on one tree entry too), every selector and every bound
+ * model's range. Before the space's initcall the trees are still empty.
  */
 static void iohook_map_count_all(const struct iohook_map *m, int delta)
 {
@@ -129,6 +130,7 @@ static void iohook_map_count_all(const struct iohook_map *m, int delta)
 	u64 last = m->phys + m->size - 1;
 	struct iohook_selector *sel;
 	struct iohook_override *ov;
+	struct iohook_model *model;
 	unsigned long index;
 
 	lockdep_assert_held(&iohook_mutex);
@@ -141,6 +143,9 @@ static void iohook_map_count_all(const struct iohook_map *m, int delta)
 	while ((sel = mt_find(&sp->selectors, &index, last)))
 		iohook_map_count(m, sel->addr, sel->addr + sel->width - 1,
 				 delta);
+	index = m->phys;
+	while ((model = mt_find(&sp->models, &index, last)))
+		iohook_map_count(m, model->first, model->last, delta);
 }
 
 /**
