@@ -151,7 +151,7 @@ static ssize_t models_show(struct kobject *kobj, struct kobj_attribute *attr,
 
 static struct kobj_attribute armed_attr = __ATTR(armed, 0600, armed_show, armed_store);
 static struct kobj_attribute fire_irq_attr = __ATTR(fire_irq, 0200, NULL, fire_irq_store);
-static struct kobj_attribute models_attr = __ATTR_RO(models);
+static struct kobj_attribute models_attr = __ATTR(models, 0400, models_show, NULL);
 
 static struct attribute *iohook_top_attrs[] = {
 	&armed_attr.attr,
