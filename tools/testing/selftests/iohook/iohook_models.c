@@ -414,6 +414,28 @@ TEST_F(models, nvme_lost_doorbell_reset)
 	EXPECT_EQ(0, cli(self->out, sizeof(self->out), "model unload nvme_reset"));
 }
 
+/* A model fires its device's interrupt, after the access, from a work item. */
+TEST_F(models, doorbell_fires_irq)
+{
+	int irq = msi_irq(RP2, 0);
+	long long before;
+	char val[32];
+
+	ASSERT_LT(0, irq);
+	ASSERT_EQ(0, run_all(val, sizeof(val), "setpci -s %s fc.l", RP2));
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out),
+			 "model load %s/doorbell_irq.bpf.o %s fc 4", models_dir, RP2));
+	before = iohook_irq_count(irq);
+	ASSERT_EQ(0, run_all(self->out, sizeof(self->out), "setpci -s %s fc.l=5a5a5a5a", RP2));
+	EXPECT_TRUE(WAIT_FOR(model_count("doorbell_irq", "irqs") == 1, 5000));
+	EXPECT_EQ(before + 1, iohook_irq_count(irq));
+	/* Swallowed: the register holds what it held. */
+	EXPECT_EQ(0, run_all(self->out, sizeof(self->out), "setpci -s %s fc.l", RP2));
+	EXPECT_STREQ(val, self->out);
+	EXPECT_EQ(1, model_count("doorbell_irq", "writes"));
+	EXPECT_EQ(0, cli(self->out, sizeof(self->out), "model unload doorbell_irq"));
+}
+
 /* The models files check a write whole and change nothing on error. */
 TEST_F(models, models_file_refuses_bad_writes)
 {
