@@ -75,6 +75,27 @@ static int iohook_model_hw_value(const struct iohook_model_ctx *ctx,
 	return ctx->hw->read(ctx->hw, ctx->width, val);
 }
 
+/*
+ * Count an access and set up its context; false if the hardware takes
+ * it unchanged: in NMI (counted as such), or with no op for it.
+ */
+static bool iohook_model_begin(const struct iohook_model_hw *mhw,
+			       unsigned int width, bool write,
+			       struct iohook_model_ctx *ctx)
+{
+	struct iohook_model *m = mhw->model;
+
+	if (in_nmi()) {
+		atomic64_inc(&m->nmi);
+		return false;
+	}
+	atomic64_inc(write ? &m->writes : &m->reads);
+	if (!(write ? m->ops->write : m->ops->read))
+		return false;
+	iohook_model_ctx_init(ctx, m, mhw->addr, width, mhw->real);
+	return true;
+}
+
 static int iohook_model_read(const struct iohook_hw *hw, unsigned int width,
 			     u64 *val)
 {
@@ -84,14 +105,8 @@ static int iohook_model_read(const struct iohook_hw *hw, unsigned int width,
 	struct iohook_model_ctx ctx;
 	int ret;
 
-	if (in_nmi()) {
-		atomic64_inc(&m->nmi);
+	if (!iohook_model_begin(mhw, width, false, &ctx))
 		return mhw->real->read(mhw->real, width, val);
-	}
-	atomic64_inc(&m->reads);
-	if (!m->ops->read)
-		return mhw->real->read(mhw->real, width, val);
-	iohook_model_ctx_init(&ctx, m, mhw->addr, width, mhw->real);
 	ret = m->ops->read(&ctx);
 	if (ret == IOHOOK_MODEL_DONE && (ctx.flags & IOHOOK_CTX_OUT)) {
 		*val = ctx.out & iohook_width_mask(width);
@@ -111,14 +126,8 @@ static int iohook_model_write(const struct iohook_hw *hw, unsigned int width,
 	struct iohook_model_ctx ctx;
 	int ret;
 
-	if (in_nmi()) {
-		atomic64_inc(&m->nmi);
+	if (!iohook_model_begin(mhw, width, true, &ctx))
 		return mhw->real->write(mhw->real, width, val);
-	}
-	atomic64_inc(&m->writes);
-	if (!m->ops->write)
-		return mhw->real->write(mhw->real, width, val);
-	iohook_model_ctx_init(&ctx, m, mhw->addr, width, mhw->real);
 	ctx.val = val;
 	ret = m->ops->write(&ctx);
 	if (ret != IOHOOK_MODEL_PASS && ret != IOHOOK_MODEL_DONE) {

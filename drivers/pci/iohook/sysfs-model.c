@@ -83,12 +83,9 @@ ssize_t iohook_sysfs_models_store(struct iohook_dir *dir, const char *buf,
 	unsigned int n = 0;
 	int ret;
 
-	ret = iohook_sysfs_may_write(buf, count);
-	if (ret)
-		return ret;
-	copy = kstrndup(buf, count, GFP_KERNEL);
-	if (!copy)
-		return -ENOMEM;
+	copy = iohook_sysfs_copy(buf, count);
+	if (IS_ERR(copy))
+		return PTR_ERR(copy);
 	cur = strim(copy);
 	while (cur && *cur && n < ARRAY_SIZE(tok)) {
 		tok[n++] = strsep(&cur, " \t\n");

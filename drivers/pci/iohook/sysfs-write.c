@@ -44,17 +44,34 @@ int iohook_sysfs_may_write(const char *buf, size_t count)
 	return memchr(buf, '\0', count) ? -EINVAL : 0;
 }
 
-/*
- * A one-token write, without white space, or an ERR_PTR(). The caller
- * has checked it with iohook_sysfs_may_write().
+/**
+ * iohook_sysfs_copy() - a checked write, as a NUL-terminated copy
+ * @buf: what was written
+ * @count: its length
+ *
+ * Return: the copy, to kfree(), or an ERR_PTR() of
+ * iohook_sysfs_may_write()'s errors or -ENOMEM.
  */
+char *iohook_sysfs_copy(const char *buf, size_t count)
+{
+	char *copy;
+	int ret;
+
+	ret = iohook_sysfs_may_write(buf, count);
+	if (ret)
+		return ERR_PTR(ret);
+	copy = kstrndup(buf, count, GFP_KERNEL);
+	return copy ?: ERR_PTR(-ENOMEM);
+}
+
+/* A checked one-token write, without white space, or an ERR_PTR(). */
 static char *iohook_sysfs_token(const char *buf, size_t count)
 {
 	char *s, *t;
 
-	s = kstrndup(buf, count, GFP_KERNEL);
-	if (!s)
-		return ERR_PTR(-ENOMEM);
+	s = iohook_sysfs_copy(buf, count);
+	if (IS_ERR(s))
+		return s;
 	t = strim(s);
 	if (!*t || strpbrk(t, " \t\n;")) {
 		kfree(s);
@@ -85,9 +102,6 @@ ssize_t iohook_sysfs_remove(struct iohook_dir *dir, const char *buf,
 	char *tok;
 	int ret;
 
-	ret = iohook_sysfs_may_write(buf, count);
-	if (ret)
-		return ret;
 	tok = iohook_sysfs_token(buf, count);
 	if (IS_ERR(tok))
 		return PTR_ERR(tok);
@@ -184,12 +198,9 @@ ssize_t iohook_sysfs_add(struct iohook_dir *dir, const char *buf,
 	unsigned int n = 0, max;
 	int ret;
 
-	ret = iohook_sysfs_may_write(buf, count);
-	if (ret)
-		return ret;
-	copy = kstrndup(buf, count, GFP_KERNEL);
-	if (!copy)
-		return -ENOMEM;
+	copy = iohook_sysfs_copy(buf, count);
+	if (IS_ERR(copy))
+		return PTR_ERR(copy);
 	/* Sized by the real entries: a write of separators allocates none. */
 	max = iohook_count_entries(copy);
 	ret = -EINVAL;

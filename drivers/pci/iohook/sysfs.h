@@ -67,6 +67,7 @@ void iohook_dir_destroy(struct iohook_dir *dir);
 
 /* sysfs-write.c */
 int iohook_sysfs_may_write(const char *buf, size_t count);
+char *iohook_sysfs_copy(const char *buf, size_t count);
 ssize_t iohook_sysfs_add(struct iohook_dir *dir, const char *buf,
 			 size_t count);
 ssize_t iohook_sysfs_remove(struct iohook_dir *dir, const char *buf,

@@ -144,16 +144,13 @@ static inline void find_cli(void)
 		snprintf(cli_path, sizeof(cli_path), "iohook");
 }
 
-/* Run "[PREFIX] iohook ARGS" with stderr; all its output in @out; exit status. */
-static inline int run(char *out, size_t len, const char *prefix, const char *fmt, va_list ap)
+/* Run @cmd with sh; all its output in @out; its exit status. */
+static inline int run_shell(char *out, size_t len, const char *cmd)
 {
-	char args[1024], cmd[1400];
 	size_t n = 0;
 	FILE *f;
 	int st;
 
-	vsnprintf(args, sizeof(args), fmt, ap);
-	snprintf(cmd, sizeof(cmd), "%s %s %s 2>&1", prefix, cli_path, args);
 	f = popen(cmd, "r");
 	if (!f)
 		return -1;
@@ -164,6 +161,16 @@ static inline int run(char *out, size_t len, const char *prefix, const char *fmt
 		;
 	st = pclose(f);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Run "[PREFIX] iohook ARGS" with stderr; all its output in @out; exit status. */
+static inline int run(char *out, size_t len, const char *prefix, const char *fmt, va_list ap)
+{
+	char args[1024], cmd[1400];
+
+	vsnprintf(args, sizeof(args), fmt, ap);
+	snprintf(cmd, sizeof(cmd), "%s %s %s 2>&1", prefix, cli_path, args);
+	return run_shell(out, len, cmd);
 }
 
 static inline int cli(char *out, size_t len, const char *fmt, ...)
