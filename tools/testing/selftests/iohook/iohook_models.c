@@ -360,7 +360,10 @@ TEST_F(models, nvme_lost_doorbell_reset)
 	long long ms[3];
 	int fd, img, i;
 
-	ASSERT_NE(NULL, image) TH_LOG("no IOHOOK_NVME_IMAGE: not vm-run's machine");
+	/* vm-run gives its machine the controller and says where its image is. */
+	if (!image)
+		SKIP(return, "no NVMe namespace image (IOHOOK_NVME_IMAGE, set by vm-run)");
+	ASSERT_TRUE(path_exists(PCI_DEVS "/" NVME "/nvme"));
 	ASSERT_TRUE(path_exists("/sys/block/" NVME_BLK));
 	want = malloc(NVME_SIZE);
 	ASSERT_NE(NULL, want);
