@@ -6,9 +6,16 @@
  * load attaches the object's struct_ops map (the kernel registers the
  * model), pins its maps under /sys/fs/bpf/iohook/NAME/ so that the model
  * outlives this process and "unload" and "trace" find it, then binds it
- * through the target's "models" file. unload deletes the struct_ops
- * map's element (the kernel unbinds and unregisters the model, waiting
- * until no access is in it) and removes the pins.
+ * through the target's "models" file.
+ *
+ * Where the kernel has struct_ops links (Linux 6.4 and later, so 6.12),
+ * the model is held by a link, pinned there as "link": when the last
+ * reference to it goes (the pin removed, no process holding it open),
+ * the kernel detaches the model. Linux 6.1 has no such links: there the
+ * attached map itself holds the model until its element is deleted.
+ * unload detaches the link, or deletes the element (the kernel unbinds
+ * and unregisters the model, waiting until no access is in it), and
+ * removes the pins.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -19,6 +26,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -35,6 +43,21 @@
 /* A bound model's line in the models files. */
 #define MODEL_LINE	"%63s %15s 0x%llx 0x%llx reads=%llu writes=%llu errors=%llu " \
 			"nmi=%llu irqs=%llu at=%63s"
+
+/* From Linux 6.4's uapi, which Debian 12's headers predate. */
+#define STRUCT_OPS_F_LINK	(1U << 13)	/* BPF_F_LINK */
+#define STRUCT_OPS_ATTACH	44		/* BPF_STRUCT_OPS */
+
+/* Whether this kernel has struct_ops links: 6.4 and later. */
+static bool struct_ops_links(void)
+{
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return false;
+	return major > 6 || (major == 6 && minor >= 4);
+}
 
 /* The record trace.bpf.c writes (struct iohook_trace_rec). */
 struct trace_rec {
@@ -145,8 +168,9 @@ static int model_load(int argc, char **argv)
 	char dir[256], pins[256], name[MODEL_NAME_LEN] = "", text[256];
 	struct bpf_map *map, *ops = NULL;
 	struct bpf_link *link = NULL;
+	bool use_link = struct_ops_links();
 	struct bpf_object *obj;
-	int ret;
+	int ret, lfd = -1;
 
 	if (argc != 5 && argc != 2)
 		return EX_USAGE;
@@ -177,6 +201,8 @@ static int model_load(int argc, char **argv)
 		fprintf(stderr, "%s: %s: no iohook_model_ops in it\n", prog, argv[1]);
 		goto out;
 	}
+	if (use_link)
+		bpf_map__set_map_flags(ops, bpf_map__map_flags(ops) | STRUCT_OPS_F_LINK);
 	/* The verifier refuses a bad model here; its log went to stderr. */
 	ret = bpf_object__load(obj);
 	if (ret) {
@@ -184,7 +210,16 @@ static int model_load(int argc, char **argv)
 			prog, argv[1]);
 		goto out;
 	}
+	/* With a link map this only stores the programs; the link registers. */
 	link = bpf_map__attach_struct_ops(ops);
+	if (link && use_link) {
+		lfd = bpf_link_create(bpf_map__fd(ops), 0, STRUCT_OPS_ATTACH, NULL);
+		if (lfd < 0) {
+			bpf_link__destroy(link);
+			link = NULL;
+			errno = -lfd;
+		}
+	}
 	if (!link) {
 		ret = -errno;
 		fprintf(stderr, "%s: %s: not registered: %s%s\n", prog, argv[1],
@@ -199,6 +234,12 @@ static int model_load(int argc, char **argv)
 	snprintf(pins, sizeof(pins), MODEL_PINS "/%s", name);
 	if (!ret)
 		ret = bpf_object__pin_maps(obj, pins);
+	if (!ret && lfd >= 0) {
+		char lpath[300];
+
+		snprintf(lpath, sizeof(lpath), "%s/link", pins);
+		ret = bpf_obj_pin(lfd, lpath) ? -errno : 0;
+	}
 	if (ret) {
 		fprintf(stderr, "%s: %s: cannot pin its maps in %s: %s\n", prog,
 			argv[1], pins, strerror(-ret));
@@ -229,7 +270,13 @@ static int model_load(int argc, char **argv)
 	/* Keep the registration: the pinned map holds it, not this link. */
 	link = NULL;
 out:
-	if (link)
+	/*
+	 * Loaded, the pin holds the link; failed, nothing else does, and
+	 * dropping it unregisters the model.
+	 */
+	if (lfd >= 0)
+		close(lfd);
+	if (link && !use_link)
 		bpf_link__destroy(link);
 	bpf_object__close(obj);
 	return ret ? err_exit("model load", ret) : EX_OK;
@@ -249,6 +296,20 @@ static int model_unload(int argc, char **argv)
 	snprintf(pins, sizeof(pins), MODEL_PINS "/%s", argv[1]);
 	if (opt.dry_run) {
 		printf("would unregister the model pinned in %s and remove the pins\n", pins);
+		return EX_OK;
+	}
+	/* A link: detach it, which unbinds and unregisters the model now. */
+	snprintf(path, sizeof(path), "%s/link", pins);
+	if (!access(path, F_OK)) {
+		int fd = bpf_obj_get(path);
+
+		ret = fd < 0 ? -errno : (bpf_link_detach(fd) ? -errno : 0);
+		if (fd >= 0)
+			close(fd);
+		if (ret)
+			return err_exit("model unload", ret);
+		unpin_all(pins);
+		printf("%s: unloaded\n", argv[1]);
 		return EX_OK;
 	}
 	d = opendir(pins);

@@ -280,6 +280,20 @@ TEST_F(models, detach_during_access)
 	EXPECT_LE(1, model_count("passthrough", "reads"));
 }
 
+/*
+ * Where a struct_ops link holds the model (Linux 6.4 and later), removing
+ * its pins drops the last reference and the kernel detaches the model.
+ */
+TEST_F(models, detach_on_last_close)
+{
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out),
+			 "model load %s/passthrough.bpf.o %s 0 100", models_dir, RP1));
+	if (!path_exists("/sys/fs/bpf/iohook/passthrough/link"))
+		SKIP(return, "no struct_ops links before Linux 6.4: the map holds the model until unload");
+	ASSERT_EQ(0, run_all(self->out, sizeof(self->out), "rm -r /sys/fs/bpf/iohook/passthrough"));
+	EXPECT_TRUE(WAIT_FOR(model_gone("passthrough"), 5000));
+}
+
 /* Removing the device unbinds its model, which stays loaded. */
 TEST_F(models, device_removed_while_bound)
 {
