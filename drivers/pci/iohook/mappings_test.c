@@ -69,7 +69,7 @@ static void iohook_test_map_after_and_remap(struct kunit *test)
 	/* Map again while the first exists, so the address must differ. */
 	b = ioremap(c.bar, 2 * PAGE_SIZE);
 	KUNIT_ASSERT_NOT_NULL(test, (void __force *)b);
-	KUNIT_EXPECT_PTR_NE(test, a, b);
+	KUNIT_EXPECT_PTR_NE(test, (void __force *)a, (void __force *)b);
 	iounmap(a);
 	KUNIT_EXPECT_TRUE(test, overridden(&c, b));
 	a = ioremap(c.bar, PAGE_SIZE);

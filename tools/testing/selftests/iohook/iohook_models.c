@@ -289,7 +289,8 @@ TEST_F(models, detach_on_last_close)
 	ASSERT_EQ(0, cli(self->out, sizeof(self->out),
 			 "model load %s/passthrough.bpf.o %s 0 100", models_dir, RP1));
 	if (!path_exists("/sys/fs/bpf/iohook/passthrough/link"))
-		SKIP(return, "no struct_ops links before Linux 6.4: the map holds the model until unload");
+		SKIP(return, "no struct_ops links before Linux 6.4: %s",
+		     "the map holds the model until unload");
 	ASSERT_EQ(0, run_all(self->out, sizeof(self->out), "rm -r /sys/fs/bpf/iohook/passthrough"));
 	EXPECT_TRUE(WAIT_FOR(model_gone("passthrough"), 5000));
 }
@@ -405,7 +406,8 @@ TEST_F(models, nvme_lost_doorbell_reset)
 	EXPECT_NE(NULL, strstr(self->out, "controller is down; will reset: CSTS=0x3"))
 		TH_LOG("%s", self->out);
 	EXPECT_TRUE(WAIT_FOR(iohook_sysfs_read("/sys/class/nvme/nvme0/state", state,
-					       sizeof(state)) > 0 && !strcmp(state, "live"), 10000));
+					       sizeof(state)) > 0 &&
+			     !strcmp(state, "live"), 10000));
 	EXPECT_LE(3, model_count("nvme_reset", "writes"));
 	EXPECT_LE(1, model_count("nvme_reset", "reads"));
 	EXPECT_EQ(0, model_count("nvme_reset", "errors"));
@@ -459,7 +461,8 @@ TEST_F(models, models_file_refuses_bad_writes)
 	EXPECT_EQ(-ERANGE, iohook_sysfs_write(OVR(RP1) "/models", "attach passthrough ffe 4"));
 	EXPECT_EQ(-EINVAL, iohook_sysfs_write(OVR(RP1) "/models", "attach passthrough 0 0"));
 	EXPECT_EQ(-EINVAL, iohook_sysfs_write(OVR(RP1) "/models", "attach passthrough bar7+0 4"));
-	EXPECT_EQ(-ERANGE, iohook_sysfs_write(IOHOOK_SYS "/io/models", "attach passthrough fffe 4"));
+	EXPECT_EQ(-ERANGE, iohook_sysfs_write(IOHOOK_SYS "/io/models",
+					      "attach passthrough fffe 4"));
 	model_line("passthrough", line, sizeof(line));
 	EXPECT_STREQ("passthrough unbound", line);
 	EXPECT_EQ(0, iohook_sysfs_write(OVR(RP1) "/models", "attach passthrough 10 4"));
