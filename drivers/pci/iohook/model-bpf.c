@@ -265,7 +265,12 @@ static struct bpf_struct_ops bpf_iohook_model_ops = {
 	.name = "iohook_model_ops",
 };
 #else
-/* Named by BPF_STRUCT_OPS_TYPE(iohook_model_ops) in 6.1's type list. */
+/*
+ * Named by BPF_STRUCT_OPS_TYPE(iohook_model_ops) in 6.1's type list, which
+ * only bpf_struct_ops.c includes: declared here for sparse, as
+ * bpf_tcp_ca.c does.
+ */
+extern struct bpf_struct_ops bpf_iohook_model_ops;
 struct bpf_struct_ops bpf_iohook_model_ops = {
 	.verifier_ops = &iohook_model_verifier_ops,
 	.init = iohook_model_bpf_init,
