@@ -33,6 +33,26 @@ struct pci_dev;
 /* Longest location name a binding keeps: "bar5+ffffffffffffffff". */
 #define IOHOOK_MODEL_WHERE_LEN	24
 
+/*
+ * The vectors a model can ask to fire: requests for different vectors
+ * are kept apart until fired (a multi-queue model completes on several).
+ */
+#define IOHOOK_MODEL_VECTORS	256
+
+/**
+ * struct iohook_model_owner - what models are bound through
+ * @closed: it is going away (its device is being removed): nothing binds
+ *	    through it any more
+ *
+ * A sysfs directory embeds one; a binding names its owner, and unbinding
+ * an owner's models closes it, under the registry's mutex, so that a
+ * writer that resolved a location before the device went cannot bind
+ * after its models were unbound.
+ */
+struct iohook_model_owner {
+	bool closed;
+};
+
 /**
  * struct iohook_model - a registered model, and its binding
  * @ops: the ops, the BPF map's kernel copy; lives until unregistered
@@ -41,17 +61,20 @@ struct pci_dev;
  * @space: the space of its range, while bound
  * @first: the range's first address, while bound
  * @last: the range's last address, while bound
- * @owner: the sysfs directory it was bound through
+ * @owner: what it was bound through (a sysfs directory)
  * @pdev: the device that directory is for (a reference), or NULL
  * @where: the range's start as that directory names it
  * @reads: reads it answered or let through
  * @writes: writes it saw
  * @errors: accesses where it failed (the hardware answered)
  * @nmi: accesses made in NMI, which it never sees
+ * @nested: accesses made while a model's op ran in the same context of
+ *	    the same CPU (a helper reaching a hooked register), which the
+ *	    hardware answered
  * @irqs: interrupts it fired
- * @irq_vector: the vector bpf_iohook_fire_irq() asked for, or -1
+ * @irq_pending: the vectors bpf_iohook_fire_irq() asked for, not fired yet
  * @irq_work: leaves the access's context for @irq_fire
- * @irq_fire: fires @irq_vector from process context
+ * @irq_fire: fires the pending vectors from process context
  *
  * The access path reaches it through the models tree, under RCU:
  * unbinding waits for a grace period before anything here is freed or
@@ -64,15 +87,16 @@ struct iohook_model {
 	enum iohook_space space;
 	u64 first;
 	u64 last;
-	const void *owner;
+	const struct iohook_model_owner *owner;
 	struct pci_dev *pdev;
 	char where[IOHOOK_MODEL_WHERE_LEN];
 	atomic64_t reads;
 	atomic64_t writes;
 	atomic64_t errors;
 	atomic64_t nmi;
+	atomic64_t nested;
 	atomic64_t irqs;
-	atomic_t irq_vector;
+	DECLARE_BITMAP(irq_pending, IOHOOK_MODEL_VECTORS);
 	struct irq_work irq_work;
 	struct work_struct irq_fire;
 };
@@ -120,16 +144,19 @@ int bpf_iohook_hw_write(struct iohook_model_ctx *ctx, u64 val);
 void bpf_iohook_set_value(struct iohook_model_ctx *ctx, u64 val);
 int bpf_iohook_fire_irq(struct iohook_model_ctx *ctx, u32 vector);
 
+bool iohook_model_name_ok(const char *name);
+bool iohook_model_is_registered(const char *name);
 int iohook_model_register(const struct iohook_model_ops *ops);
 void iohook_model_unregister(const struct iohook_model_ops *ops);
 int iohook_model_queue_irq(struct iohook_model *m, unsigned int vector);
 
 int iohook_model_bind(const char *name, enum iohook_space space, u64 first,
-		      u64 last, struct pci_dev *pdev, const void *owner,
-		      const char *where);
-int iohook_model_unbind(const char *name, const void *owner);
-void iohook_model_unbind_owner(const void *owner);
-ssize_t iohook_model_show(char *buf, const void *owner);
+		      u64 last, struct pci_dev *pdev,
+		      struct iohook_model_owner *owner, const char *where);
+int iohook_model_unbind(const char *name,
+			const struct iohook_model_owner *owner);
+void iohook_model_close_owner(struct iohook_model_owner *owner);
+ssize_t iohook_model_show(char *buf, const struct iohook_model_owner *owner);
 
 #else
 
@@ -142,21 +169,24 @@ iohook_model_wrap(enum iohook_space space, u64 addr,
 
 static inline int iohook_model_bind(const char *name, enum iohook_space space,
 				    u64 first, u64 last, struct pci_dev *pdev,
-				    const void *owner, const char *where)
+				    struct iohook_model_owner *owner,
+				    const char *where)
 {
 	return -EOPNOTSUPP;
 }
 
-static inline int iohook_model_unbind(const char *name, const void *owner)
+static inline int iohook_model_unbind(const char *name,
+				      const struct iohook_model_owner *owner)
 {
 	return -EOPNOTSUPP;
 }
 
-static inline void iohook_model_unbind_owner(const void *owner)
+static inline void iohook_model_close_owner(struct iohook_model_owner *owner)
 {
 }
 
-static inline ssize_t iohook_model_show(char *buf, const void *owner)
+static inline ssize_t iohook_model_show(char *buf,
+					const struct iohook_model_owner *owner)
 {
 	return 0;
 }

@@ -19,14 +19,21 @@ static struct iohook_ram m_ram;
 
 /* What the test model does, set by each case. */
 enum mt_mode { MT_PASS, MT_VALUE, MT_DONE_EMPTY, MT_FAIL, MT_HW_PLUS_ONE,
-	       MT_HW_WRITE, MT_CHANGE };
+	       MT_HW_WRITE, MT_CHANGE, MT_NESTED };
 
 static enum mt_mode mt_mode;
-static unsigned int mt_calls;
+static unsigned int mt_calls, mt_attaches;
 static bool mt_refuse;
+/* What the kfuncs answered attach, which has no access. */
+static int mt_attach_fire, mt_attach_write;
+static u64 mt_attach_read;
 
 static int mt_attach(struct iohook_model_ctx *ctx)
 {
+	mt_attaches++;
+	mt_attach_fire = bpf_iohook_fire_irq(ctx, 0);
+	mt_attach_write = bpf_iohook_hw_write(ctx, 0);
+	mt_attach_read = bpf_iohook_hw_read(ctx);
 	return mt_refuse ? -EPERM : 0;
 }
 
@@ -43,6 +50,11 @@ static int mt_read(struct iohook_model_ctx *ctx)
 		return -EIO;
 	case MT_HW_PLUS_ONE:
 		bpf_iohook_set_value(ctx, bpf_iohook_hw_read(ctx) + 1);
+		return IOHOOK_MODEL_DONE;
+	case MT_NESTED:
+		/* A helper that reaches a hooked register: its own, here. */
+		bpf_iohook_set_value(ctx, iohook_ram_read(&m_ram, ctx->offset,
+							  ctx->width) + 2);
 		return IOHOOK_MODEL_DONE;
 	default:
 		return IOHOOK_MODEL_PASS;
@@ -107,6 +119,7 @@ static int model_init(struct kunit *test)
 	iohook_ram_init(test, &m_ram);
 	mt_mode = MT_PASS;
 	mt_calls = 0;
+	mt_attaches = 0;
 	mt_refuse = false;
 	KUNIT_ASSERT_EQ(test, iohook_model_register(&mt_ops), 0);
 	return 0;
@@ -235,11 +248,63 @@ static void iohook_test_model_binding(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mt_count("kunit_other", "reads"), -1LL);
 }
 
+/*
+ * An access a model's op makes to a hooked register -- its own, as a
+ * clock read is when the model sits on the clocksource -- goes to the
+ * hardware and counts as nested: the model is not entered again.
+ */
+static void iohook_test_model_nested_access(struct kunit *test)
+{
+	iohook_ram_poke(&m_ram, 0, 4, 0x10);
+	mt_bind(test);
+	mt_mode = MT_NESTED;
+	KUNIT_EXPECT_EQ(test, iohook_ram_read(&m_ram, 0, 4), 0x12ULL);
+	KUNIT_EXPECT_EQ(test, mt_calls, 1U);
+	KUNIT_EXPECT_EQ(test, mt_count("kunit_model", "nested"), 1LL);
+	KUNIT_EXPECT_EQ(test, mt_count("kunit_model", "reads"), 2LL);
+	/* Once the op returned, the next access reaches the model again. */
+	KUNIT_EXPECT_EQ(test, iohook_ram_read(&m_ram, 0, 4), 0x12ULL);
+	KUNIT_EXPECT_EQ(test, mt_calls, 2U);
+}
+
+/* attach has no access: the kfuncs refuse, and nothing is queued. */
+static void iohook_test_model_kfuncs_need_access(struct kunit *test)
+{
+	mt_bind(test);
+	KUNIT_EXPECT_EQ(test, mt_attach_fire, -EINVAL);
+	KUNIT_EXPECT_EQ(test, mt_attach_write, -EINVAL);
+	KUNIT_EXPECT_EQ(test, mt_attach_read, ~0ULL);
+}
+
+/* Refused bindings never run the attach op: all is checked before. */
+static void iohook_test_model_bind_checks_first(struct kunit *test)
+{
+	struct iohook_model_owner owner = {};
+	u64 a = m_ram.phys;
+
+	KUNIT_ASSERT_EQ(test, iohook_model_register(&mt_other), 0);
+	KUNIT_ASSERT_EQ(test, iohook_model_attach("kunit_other", IOHOOK_SPACE_MEM,
+						  a + 4, a + 5), 0);
+	KUNIT_EXPECT_EQ(test, iohook_model_attach("kunit_model", IOHOOK_SPACE_MEM,
+						  a, a + 4), -EBUSY);
+	KUNIT_EXPECT_EQ(test, iohook_model_attach("kunit_model", IOHOOK_SPACE_MEM,
+						  a + 8, a + 7), -EINVAL);
+	/* A closed owner (its device going away) binds nothing. */
+	iohook_model_close_owner(&owner);
+	KUNIT_EXPECT_EQ(test, iohook_model_bind("kunit_model", IOHOOK_SPACE_MEM,
+						a, a, NULL, &owner, "0"), -ENODEV);
+	KUNIT_EXPECT_EQ(test, mt_attaches, 0U);
+	KUNIT_EXPECT_EQ(test, iohook_model_detach("kunit_other"), 0);
+}
+
 static struct kunit_case iohook_model_cases[] = {
 	KUNIT_CASE(iohook_test_model_read_answers),
 	KUNIT_CASE(iohook_test_model_write_answers),
 	KUNIT_CASE(iohook_test_model_under_override),
 	KUNIT_CASE(iohook_test_model_binding),
+	KUNIT_CASE(iohook_test_model_nested_access),
+	KUNIT_CASE(iohook_test_model_kfuncs_need_access),
+	KUNIT_CASE(iohook_test_model_bind_checks_first),
 	{}
 };
 

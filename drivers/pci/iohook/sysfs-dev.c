@@ -351,8 +351,11 @@ static void iohook_dev_del(struct pci_dev *pdev)
 	mutex_unlock(&iohook_sysfs_mutex);
 	if (!ip)
 		return;
-	/* Its models let go of the device; they stay loaded, unbound. */
-	iohook_model_unbind_owner(&ip->dir);
+	/*
+	 * Its models let go of the device (they stay loaded, unbound), and
+	 * a models writer already past its checks binds nothing.
+	 */
+	iohook_model_close_owner(&ip->dir.models);
 	device_remove_file(&pdev->dev, &dev_attr_fire_irq);
 	iohook_dir_destroy_list(&entries);
 	iohook_dir_destroy(&ip->dir);

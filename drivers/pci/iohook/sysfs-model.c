@@ -19,32 +19,53 @@
 #include "model.h"
 #include "sysfs.h"
 
-/* Whether @last, the end of a range from @spec's address, is in its space. */
-static bool iohook_model_range_ok(const struct iohook_spec *spec, u64 len)
+/*
+ * The range of LENGTH bytes from @loc as @dir names it: its first byte's
+ * space and address in @spec, its last byte's address in @last. Both
+ * ends must resolve in the same space (a BAR range must end in that
+ * BAR), without wrapping and inside the space. Checked with 64-bit
+ * arithmetic, whatever the BAR's size.
+ */
+static int iohook_model_range(struct iohook_dir *dir,
+			      const struct iohook_location *loc, u64 len,
+			      struct iohook_spec *spec, u64 *last)
 {
-	switch (spec->space) {
-	case IOHOOK_SPACE_PCI:
-		return IOHOOK_PCI_OFFSET(spec->addr) + len - 1 <= IOHOOK_PCI_CFG_MAX;
-	case IOHOOK_SPACE_IO:
-		return spec->addr + len - 1 <= IOHOOK_IO_MAX;
-	default:
-		return spec->addr + len - 1 >= spec->addr;
-	}
+	struct iohook_entry e = { .loc = *loc, .len = 1 };
+	struct iohook_spec end = {};
+	int ret;
+
+	ret = dir->ops->resolve(dir, &e, spec);
+	if (ret)
+		return ret;
+	if (len - 1 > U64_MAX - loc->offset)
+		return -ERANGE;
+	e.loc.offset += len - 1;
+	ret = dir->ops->resolve(dir, &e, &end);
+	if (ret)
+		return ret;
+	if (end.space != spec->space || end.addr < spec->addr ||
+	    end.addr - spec->addr != len - 1)
+		return -ERANGE;
+	if (spec->space == IOHOOK_SPACE_IO && end.addr > IOHOOK_IO_MAX)
+		return -ERANGE;
+	*last = end.addr;
+	return 0;
 }
 
 static int iohook_sysfs_model_attach(struct iohook_dir *dir,
 				     const char *name, const char *where,
 				     const char *length)
 {
-	struct iohook_entry e = {};
+	struct iohook_location loc = {};
 	struct iohook_spec spec = {};
 	struct pci_dev *pdev;
-	u64 len;
+	u64 len, last;
 	int ret;
 
-	if (strlen(where) >= IOHOOK_MODEL_WHERE_LEN)
+	if (!iohook_model_name_ok(name) ||
+	    strlen(where) >= IOHOOK_MODEL_WHERE_LEN)
 		return -EINVAL;
-	ret = iohook_parse_location(where, &e.loc);
+	ret = iohook_parse_location(where, &loc);
 	if (ret)
 		return ret;
 	ret = iohook_parse_hex(length, &len);
@@ -52,16 +73,12 @@ static int iohook_sysfs_model_attach(struct iohook_dir *dir,
 		return ret;
 	if (!len)
 		return -EINVAL;
-	/* resolve() checks a BAR range against the entry's length. */
-	e.len = len > U32_MAX ? U32_MAX : len;
-	ret = dir->ops->resolve(dir, &e, &spec);
+	ret = iohook_model_range(dir, &loc, len, &spec, &last);
 	if (ret)
 		return ret;
-	if (!iohook_model_range_ok(&spec, len))
-		return -ERANGE;
 	pdev = dir->ops->device ? dir->ops->device(dir) : NULL;
-	return iohook_model_bind(name, spec.space, spec.addr,
-				 spec.addr + len - 1, pdev, dir, where);
+	return iohook_model_bind(name, spec.space, spec.addr, last, pdev,
+				 &dir->models, where);
 }
 
 /**
@@ -73,7 +90,8 @@ static int iohook_sysfs_model_attach(struct iohook_dir *dir,
  * Return: @count; -EINVAL (syntax, or a location or name this directory
  * cannot name), -ERANGE (outside the space or the BAR), -ENOENT (no such
  * model, or not bound here), -EBUSY (bound already, or the range is
- * another model's), -ECANCELED (the model's attach op refused),
+ * another model's), -ECANCELED (the model's attach op refused), -ENODEV
+ * (the directory's device is being removed),
  * -EOPNOTSUPP (no CONFIG_IOHOOK_MODEL), -EPERM or -EMSGSIZE.
  */
 ssize_t iohook_sysfs_models_store(struct iohook_dir *dir, const char *buf,
@@ -97,7 +115,7 @@ ssize_t iohook_sysfs_models_store(struct iohook_dir *dir, const char *buf,
 	if (n == 4 && !strcmp(tok[0], "attach"))
 		ret = iohook_sysfs_model_attach(dir, tok[1], tok[2], tok[3]);
 	else if (n == 2 && !strcmp(tok[0], "detach"))
-		ret = iohook_model_unbind(tok[1], dir);
+		ret = iohook_model_unbind(tok[1], &dir->models);
 out:
 	kfree(copy);
 	return ret ?: count;
@@ -112,5 +130,5 @@ out:
  */
 ssize_t iohook_sysfs_models_show(struct iohook_dir *dir, char *buf)
 {
-	return iohook_model_show(buf, dir);
+	return iohook_model_show(buf, &dir->models);
 }

@@ -17,6 +17,7 @@
 #include <linux/list.h>
 #include <linux/mutex.h>
 
+#include "model.h"
 #include "parse.h"
 
 struct iohook_dir;
@@ -47,11 +48,13 @@ struct iohook_dir_ops {
  * files and one directory per override. @entries is protected by
  * iohook_sysfs_mutex, which is taken inside the store's lock (from its
  * notifier) and never around a call that takes the store's lock.
+ * @models is what its "models" file binds through (model.c locks it).
  */
 struct iohook_dir {
 	struct kobject kobj;
 	struct list_head entries;
 	const struct iohook_dir_ops *ops;
+	struct iohook_model_owner models;
 };
 
 extern struct mutex iohook_sysfs_mutex;
