@@ -4,10 +4,22 @@
  * struct_ops type, and the kfuncs its programs call.
  *
  * Attaching a struct_ops map of this type registers the model
- * (model.c), detaching it unregisters it. The programs are what the
- * verifier allows any non-sleepable struct_ops program: bounded, unable
- * to sleep (a sleepable one is refused here on 6.12, by the verifier on
- * 6.1), with the base helpers (maps, ring buffers, time) and these
+ * (model.c), detaching it unregisters it. The programs run where the
+ * driver's access runs (hard interrupts, raw spinlocks held, interrupts
+ * off), so what the verifier allows any struct_ops program is narrowed:
+ *
+ *  - nothing sleepable (refused here on 6.12, by the verifier on 6.1);
+ *  - no loop that runs longer than the verifier walked it: the looping
+ *    helpers (bpf_loop, bpf_for_each_map_elem, bpf_user_ringbuf_drain),
+ *    tail calls, open-coded iterators (bpf_iter_*, 6.4 and later) and
+ *    may_goto (6.9 and later) are refused. What is left runs at most the
+ *    verifier's one million instructions per op, plus bounded helpers;
+ *  - a name that iohook(8) can pin under (not ".", "..", ".x"), unique
+ *    when the map is filled in, as tcp_congestion_ops' names are;
+ *  - on 6.12, the kfuncs below serve models only (a kfunc filter), and
+ *    take only the context the op was given (KF_TRUSTED_ARGS).
+ *
+ * Besides the base helpers (maps, ring buffers, time), a model has these
  * kfuncs:
  *
  *	bpf_iohook_hw_read(ctx)		the real hardware's value
@@ -30,6 +42,7 @@
 #include <linux/iohook_model.h>
 #include <linux/module.h>
 #include <linux/stddef.h>
+#include <linux/string.h>
 
 #include "emulate.h"
 #include "model.h"
@@ -64,7 +77,8 @@ __diag_ignore_all("-Wmissing-prototypes",
  * read here, without another read.
  *
  * Return: the value, or all ones if the hardware failed the read (which
- * the access then reports) or if called from attach or detach.
+ * the access then reports) or if called from attach or detach, where
+ * there is no access.
  */
 IOHOOK_KFUNC u64 bpf_iohook_hw_read(struct iohook_model_ctx *ctx)
 {
@@ -89,7 +103,7 @@ IOHOOK_KFUNC u64 bpf_iohook_hw_read(struct iohook_model_ctx *ctx)
  * nothing more, whatever the op returns.
  *
  * Return: 0, -EIO if the hardware failed the write, -EINVAL if called
- * from attach or detach.
+ * from attach or detach, where there is no access.
  */
 IOHOOK_KFUNC int bpf_iohook_hw_write(struct iohook_model_ctx *ctx, u64 val)
 {
@@ -107,6 +121,8 @@ IOHOOK_KFUNC int bpf_iohook_hw_write(struct iohook_model_ctx *ctx, u64 val)
  * @val: a read's value (with IOHOOK_MODEL_DONE), or the value a write
  *	 sends the hardware instead of the driver's (with IOHOOK_MODEL_PASS);
  *	 cut to the access's width
+ *
+ * Harmless from attach or detach: nothing reads the value there.
  */
 IOHOOK_KFUNC void bpf_iohook_set_value(struct iohook_model_ctx *ctx, u64 val)
 {
@@ -116,16 +132,21 @@ IOHOOK_KFUNC void bpf_iohook_set_value(struct iohook_model_ctx *ctx, u64 val)
 
 /**
  * bpf_iohook_fire_irq() - fire the interrupt of the model's device
- * @ctx: the access (or attach)
+ * @ctx: the access
  * @vector: the MSI-X or MSI vector index, 0 for INTx
  *
  * The interrupt fires after the access, from process context, as the
- * fire_irq file fires it.
+ * fire_irq file fires it. Each vector asked for fires (once, however
+ * often it was asked for before it fired).
  *
- * Return: 0, or -ENODEV if the model is not bound to a device's range.
+ * Return: 0; -EINVAL if called from attach or detach (no access: the
+ * device is not the model's yet, or no longer); -ENODEV if the model is
+ * not bound to a device's range; -ERANGE if @vector is 256 or more.
  */
 IOHOOK_KFUNC int bpf_iohook_fire_irq(struct iohook_model_ctx *ctx, u32 vector)
 {
+	if (!ctx->hw)
+		return -EINVAL;
 	return iohook_model_queue_irq(ctx->model, vector);
 }
 
@@ -137,23 +158,69 @@ __diag_pop();
 
 #if IOHOOK_BPF_612
 BTF_KFUNCS_START(iohook_model_kfunc_ids)
+BTF_ID_FLAGS(func, bpf_iohook_hw_read, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpf_iohook_hw_write, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpf_iohook_set_value, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpf_iohook_fire_irq, KF_TRUSTED_ARGS)
+BTF_KFUNCS_END(iohook_model_kfunc_ids)
+
+BTF_ID_LIST_SINGLE(iohook_model_ops_btf_id, struct, iohook_model_ops)
+
+/* Whether @prog is one of a model's ops (vmlinux's iohook_model_ops). */
+static bool iohook_prog_is_model(const struct bpf_prog *prog)
+{
+	return prog->type == BPF_PROG_TYPE_STRUCT_OPS &&
+	       prog->aux->attach_btf && !btf_is_module(prog->aux->attach_btf) &&
+	       prog->aux->attach_btf_id == iohook_model_ops_btf_id[0];
+}
+
+/*
+ * The verifier asks every filter of the common hook about every kfunc
+ * any program calls. Ours says no to two things: a program that is not
+ * a model calling our kfuncs (another struct_ops type could otherwise
+ * hand them a pointer of its own making), and a model calling an
+ * open-coded iterator, whose loops run up to millions of times in the
+ * access's context.
+ */
+static int iohook_model_kfunc_filter(const struct bpf_prog *prog, u32 kfunc_id)
+{
+	const struct btf_type *t;
+	struct btf *btf;
+
+	if (btf_id_set8_contains(&iohook_model_kfunc_ids, kfunc_id))
+		return iohook_prog_is_model(prog) ? 0 : -EACCES;
+	if (!iohook_prog_is_model(prog))
+		return 0;
+	btf = bpf_get_btf_vmlinux();
+	t = IS_ERR_OR_NULL(btf) ? NULL : btf_type_by_id(btf, kfunc_id);
+	if (t && str_has_prefix(btf_name_by_offset(btf, t->name_off), "bpf_iter_"))
+		return -EACCES;
+	return 0;
+}
+
+/*
+ * For every program type (the common hook) and struct_ops (whose own
+ * hook holds sched_ext's iterators), so that the filter sees them all.
+ */
+static const struct btf_kfunc_id_set iohook_model_kfunc_set = {
+	.owner = THIS_MODULE,
+	.set = &iohook_model_kfunc_ids,
+	.filter = iohook_model_kfunc_filter,
+};
 #else
 BTF_SET8_START(iohook_model_kfunc_ids)
-#endif
 BTF_ID_FLAGS(func, bpf_iohook_hw_read)
 BTF_ID_FLAGS(func, bpf_iohook_hw_write)
 BTF_ID_FLAGS(func, bpf_iohook_set_value)
 BTF_ID_FLAGS(func, bpf_iohook_fire_irq)
-#if IOHOOK_BPF_612
-BTF_KFUNCS_END(iohook_model_kfunc_ids)
-#else
 BTF_SET8_END(iohook_model_kfunc_ids)
-#endif
 
+/* 6.1 has no kfunc filters, nor iterators: for struct_ops programs. */
 static const struct btf_kfunc_id_set iohook_model_kfunc_set = {
 	.owner = THIS_MODULE,
 	.set = &iohook_model_kfunc_ids,
 };
+#endif
 
 static bool iohook_model_is_valid_access(int off, int size,
 					 enum bpf_access_type type,
@@ -166,6 +233,16 @@ static bool iohook_model_is_valid_access(int off, int size,
 static const struct bpf_func_proto *
 iohook_model_func_proto(enum bpf_func_id func_id, const struct bpf_prog *prog)
 {
+	switch (func_id) {
+	/* Loops the verifier does not walk: millions of runs, irqs off. */
+	case BPF_FUNC_loop:
+	case BPF_FUNC_for_each_map_elem:
+	case BPF_FUNC_user_ringbuf_drain:
+	case BPF_FUNC_tail_call:
+		return NULL;
+	default:
+		break;
+	}
 #if IOHOOK_BPF_612
 	return bpf_base_func_proto(func_id, prog);
 #else
@@ -195,8 +272,12 @@ static int iohook_model_init_member(const struct btf_type *t,
 	    offsetof(struct iohook_model_ops, name))
 		return 0;
 	/* Letters, digits, '_' and '.', at least one, NUL-terminated. */
-	if (bpf_obj_name_cpy(kops->name, uops->name, sizeof(kops->name)) <= 0)
+	if (bpf_obj_name_cpy(kops->name, uops->name, sizeof(kops->name)) <= 0 ||
+	    !iohook_model_name_ok(kops->name))
 		return -EINVAL;
+	/* Refused here, before the map holds anything, as tcp_ca does. */
+	if (iohook_model_is_registered(kops->name))
+		return -EEXIST;
 	return 1;
 }
 
@@ -205,8 +286,16 @@ static int iohook_model_check_member(const struct btf_type *t,
 				     const struct btf_member *member,
 				     const struct bpf_prog *prog)
 {
+	u32 i;
+
 	/* The ops run where the accessors run: nothing may sleep. */
-	return prog->sleepable ? -EINVAL : 0;
+	if (prog->sleepable)
+		return -EINVAL;
+	/* Nor loop on may_goto's budget of millions (seen before do_check). */
+	for (i = 0; i < prog->len; i++)
+		if (prog->insnsi[i].code == (BPF_JMP | BPF_JCOND))
+			return -EINVAL;
+	return 0;
 }
 
 static int iohook_model_reg(void *kdata, struct bpf_link *link)
@@ -288,6 +377,9 @@ static int __init iohook_model_bpf_register(void)
 	ret = register_btf_kfunc_id_set(BPF_PROG_TYPE_STRUCT_OPS,
 					&iohook_model_kfunc_set);
 #if IOHOOK_BPF_612
+	if (!ret)
+		ret = register_btf_kfunc_id_set(BPF_PROG_TYPE_UNSPEC,
+						&iohook_model_kfunc_set);
 	if (!ret)
 		ret = register_bpf_struct_ops(&bpf_iohook_model_ops,
 					      iohook_model_ops);
