@@ -8,15 +8,23 @@
  * outlives this process and "unload" and "trace" find it, then binds it
  * through the target's "models" file.
  *
- * Where the kernel has struct_ops links (Linux 6.4 and later, so 6.12),
- * the model is held by a link, pinned there as "link": when the last
- * reference to it goes (the pin removed, no process holding it open),
- * the kernel detaches the model. Linux 6.1 has no such links: there the
- * attached map itself holds the model until its element is deleted.
- * unload detaches the link, or deletes the element (the kernel unbinds
- * and unregisters the model, waiting until no access is in it), and
- * removes the pins.
+ * Where the kernel has struct_ops links (Linux 6.4 and later, so 6.12;
+ * probed, not read off the version), the model is held by a link, pinned
+ * there as "link": when the last reference to it goes (the pin removed,
+ * no process holding it open), the kernel detaches the model. Linux 6.1
+ * has no such links: there the attached map itself holds the model until
+ * its element is deleted. unload detaches the link, or deletes the
+ * element (the kernel unbinds and unregisters the model, waiting until
+ * no access is in it), and removes the pins.
+ *
+ * Two libbpf generations: up to 1.1 (Debian 12), attaching a link map
+ * only stores its programs and this tool creates the link; from 1.2 on,
+ * bpf_map__attach_struct_ops() creates the link itself (and objects may
+ * say so with a ".struct_ops.link" section), and that link is the one
+ * kept. A load that fails at any step leaves nothing registered, bound
+ * or pinned.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
@@ -26,7 +34,6 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -42,21 +49,61 @@
 #define MODEL_NAME_LEN	32
 /* A bound model's line in the models files. */
 #define MODEL_LINE	"%63s %15s 0x%llx 0x%llx reads=%llu writes=%llu errors=%llu " \
-			"nmi=%llu irqs=%llu at=%63s"
+			"nmi=%llu irqs=%llu at=%63s nested=%llu"
 
 /* From Linux 6.4's uapi, which Debian 12's headers predate. */
 #define STRUCT_OPS_F_LINK	(1U << 13)	/* BPF_F_LINK */
 #define STRUCT_OPS_ATTACH	44		/* BPF_STRUCT_OPS */
 
-/* Whether this kernel has struct_ops links: 6.4 and later. */
+/*
+ * A model's name as the kernel takes it, and as a directory under
+ * MODEL_PINS: letters, digits, '_' and '.', not starting with a dot
+ * (so neither "." nor ".." reaches outside MODEL_PINS).
+ */
+static bool model_name_ok(const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (!n || n >= MODEL_NAME_LEN || name[0] == '.')
+		return false;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)name[i]) && name[i] != '_' && name[i] != '.')
+			return false;
+	return true;
+}
+
+static int bad_name(const char *name)
+{
+	fprintf(stderr, "%s: '%s' is not a model's name %s\n", prog, name,
+		"(letters, digits, '_' and '.', not first)");
+	return EX_USAGE;
+}
+
+/*
+ * Whether this kernel has struct_ops links (Linux 6.4 and later): a
+ * struct_ops map of our type can be created with BPF_F_LINK. Older
+ * kernels refuse any map flag on a struct_ops map.
+ */
 static bool struct_ops_links(void)
 {
-	struct utsname u;
-	int major = 0, minor = 0;
+	LIBBPF_OPTS(bpf_map_create_opts, o, .map_flags = STRUCT_OPS_F_LINK);
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	int id, size, fd = -1;
 
-	if (uname(&u) || sscanf(u.release, "%d.%d", &major, &minor) != 2)
+	if (!vmlinux)
 		return false;
-	return major > 6 || (major == 6 && minor >= 4);
+	id = btf__find_by_name_kind(vmlinux, "bpf_struct_ops_iohook_model_ops",
+				    BTF_KIND_STRUCT);
+	size = id > 0 ? btf__resolve_size(vmlinux, id) : -1;
+	if (size > 0) {
+		o.btf_vmlinux_value_type_id = id;
+		fd = bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "iohook_probe",
+				    sizeof(__u32), size, 1, &o);
+	}
+	if (fd >= 0)
+		close(fd);
+	btf__free(vmlinux);
+	return fd >= 0;
 }
 
 /* The record trace.bpf.c writes (struct iohook_trace_rec). */
@@ -163,6 +210,54 @@ static void unpin_all(const char *dir)
 	rmdir(dir);
 }
 
+/* Bind the registered model @name through @dir's models file. */
+static int model_bind(const char *dir, const char *name, char **argv)
+{
+	char path[300], text[256];
+	int ret;
+
+	snprintf(text, sizeof(text), "attach %s %s %s", name, argv[3], argv[4]);
+	snprintf(path, sizeof(path), "%s/models", dir);
+	ret = abi_write(path, text);
+	if (ret) {
+		fprintf(stderr, "%s: %s: cannot bind it: %s\n", prog, path, strerror(-ret));
+		return ret;
+	}
+	/* The model works only while iohook is armed, as overrides do. */
+	if (abi_read_num(IOHOOK_SYS "/armed") == 0 && !abi_write(IOHOOK_SYS "/armed", "1"))
+		fprintf(stderr, "%s: iohook was disarmed: armed it\n", prog);
+	return 0;
+}
+
+/*
+ * Pin @obj's maps, and the link @lfd if any, in @pins. Pins a failed
+ * earlier load left there go first: the kernel registered the model
+ * under this name just now, so no live model owns them.
+ */
+static int model_pin(struct bpf_object *obj, const char *pins, int lfd)
+{
+	char lpath[300];
+	int ret;
+
+	ret = ensure_bpffs();
+	if (!ret && mkdir(MODEL_PINS, 0700) && errno != EEXIST)
+		ret = -errno;
+	if (ret)
+		return ret;
+	if (!access(pins, F_OK)) {
+		fprintf(stderr, "%s: removing stale pins in %s\n", prog, pins);
+		unpin_all(pins);
+	}
+	ret = bpf_object__pin_maps(obj, pins);
+	if (!ret && lfd >= 0) {
+		snprintf(lpath, sizeof(lpath), "%s/link", pins);
+		ret = bpf_obj_pin(lfd, lpath) ? -errno : 0;
+	}
+	if (ret)
+		unpin_all(pins);
+	return ret;
+}
+
 static int model_load(int argc, char **argv)
 {
 	char dir[256], pins[256], name[MODEL_NAME_LEN] = "", text[256];
@@ -170,7 +265,8 @@ static int model_load(int argc, char **argv)
 	struct bpf_link *link = NULL;
 	bool use_link = struct_ops_links();
 	struct bpf_object *obj;
-	int ret, lfd = -1;
+	int ret, lfd = -1, own_lfd = -1;
+	__u32 flags;
 
 	if (argc != 5 && argc != 2)
 		return EX_USAGE;
@@ -198,11 +294,14 @@ static int model_load(int argc, char **argv)
 			ops = map;
 	ret = -ENOENT;
 	if (!ops) {
-		fprintf(stderr, "%s: %s: no iohook_model_ops in it\n", prog, argv[1]);
+		fprintf(stderr, "%s: %s: no iohook_model_ops in it%s\n", prog, argv[1],
+			libbpf_major_version() == 1 && libbpf_minor_version() < 2 ?
+			" (a .struct_ops.link section needs libbpf 1.2 or later)" : "");
 		goto out;
 	}
-	if (use_link)
-		bpf_map__set_map_flags(ops, bpf_map__map_flags(ops) | STRUCT_OPS_F_LINK);
+	/* Held by a link where the kernel has them, whatever the section. */
+	flags = bpf_map__map_flags(ops) & ~STRUCT_OPS_F_LINK;
+	bpf_map__set_map_flags(ops, flags | (use_link ? STRUCT_OPS_F_LINK : 0));
 	/* The verifier refuses a bad model here; its log went to stderr. */
 	ret = bpf_object__load(obj);
 	if (ret) {
@@ -210,73 +309,71 @@ static int model_load(int argc, char **argv)
 			prog, argv[1]);
 		goto out;
 	}
-	/* With a link map this only stores the programs; the link registers. */
+	/*
+	 * libbpf 1.2 and later register here, through a link of their own
+	 * (its fd is not the map's); 1.1 only stores the programs of a link
+	 * map, and the link that registers is made here.
+	 */
 	link = bpf_map__attach_struct_ops(ops);
 	if (link && use_link) {
-		lfd = bpf_link_create(bpf_map__fd(ops), 0, STRUCT_OPS_ATTACH, NULL);
-		if (lfd < 0) {
-			bpf_link__destroy(link);
-			link = NULL;
-			errno = -lfd;
+		lfd = bpf_link__fd(link);
+		if (lfd == bpf_map__fd(ops)) {
+			own_lfd = bpf_link_create(bpf_map__fd(ops), 0,
+						  STRUCT_OPS_ATTACH, NULL);
+			lfd = own_lfd;
+			if (lfd < 0) {
+				errno = -lfd;
+				bpf_link__disconnect(link);
+				bpf_link__destroy(link);
+				link = NULL;
+			}
 		}
 	}
 	if (!link) {
 		ret = -errno;
 		fprintf(stderr, "%s: %s: not registered: %s%s\n", prog, argv[1],
-			strerror(-ret), ret == -EEXIST ? " (a model of that name is loaded)" : "");
+			strerror(-ret), ret == -EEXIST ? " (a model of that name is loaded)" :
+			ret == -EINVAL ? " (its name is not one a model can have)" : "");
 		goto out;
 	}
 	ret = model_name(ops, name);
-	if (!ret)
-		ret = ensure_bpffs();
-	if (!ret && mkdir(MODEL_PINS, 0700) && errno != EEXIST)
-		ret = -errno;
-	snprintf(pins, sizeof(pins), MODEL_PINS "/%s", name);
-	if (!ret)
-		ret = bpf_object__pin_maps(obj, pins);
-	if (!ret && lfd >= 0) {
-		char lpath[300];
-
-		snprintf(lpath, sizeof(lpath), "%s/link", pins);
-		ret = bpf_obj_pin(lfd, lpath) ? -errno : 0;
-	}
+	if (!ret && !model_name_ok(name))
+		ret = -EINVAL;
 	if (ret) {
-		fprintf(stderr, "%s: %s: cannot pin its maps in %s: %s\n", prog,
-			argv[1], pins, strerror(-ret));
+		fprintf(stderr, "%s: %s: no usable model name: %s\n", prog, argv[1],
+			strerror(-ret));
 		goto out;
 	}
-	if (argc == 2) {
+	snprintf(pins, sizeof(pins), MODEL_PINS "/%s", name);
+	ret = model_pin(obj, pins, lfd);
+	if (ret) {
+		fprintf(stderr, "%s: %s: cannot pin it in %s: %s\n", prog, argv[1], pins,
+			strerror(-ret));
+		goto out;
+	}
+	if (argc == 5) {
+		ret = model_bind(dir, name, argv);
+		if (ret) {
+			unpin_all(pins);
+			goto out;
+		}
+		printf("%s: loaded from %s, bound to %s %s+%s\n", name, argv[1], argv[2],
+		       argv[3], argv[4]);
+	} else {
 		/* Registered only: bound later through a models file. */
 		printf("%s: loaded from %s, unbound\n", name, argv[1]);
-		link = NULL;
-		goto out;
 	}
-	snprintf(text, sizeof(text), "attach %s %s %s", name, argv[3], argv[4]);
-	strcat(dir, "/models");
-	ret = abi_write(dir, text);
-	if (ret) {
-		fprintf(stderr, "%s: %s: cannot bind it: %s\n", prog, dir, strerror(-ret));
-		unpin_all(pins);
-		goto out;
-	}
-	/* The model works only while iohook is armed, as overrides do. */
-	if (abi_read_num(IOHOOK_SYS "/armed") == 0) {
-		ret = abi_write(IOHOOK_SYS "/armed", "1");
-		if (!ret)
-			fprintf(stderr, "%s: iohook was disarmed: armed it\n", prog);
-	}
-	printf("%s: loaded from %s, bound to %s %s+%s\n", name, argv[1], argv[2],
-	       argv[3], argv[4]);
-	/* Keep the registration: the pinned map holds it, not this link. */
-	link = NULL;
+	/* The pins hold the model now, not this process. */
+	if (link)
+		bpf_link__disconnect(link);
 out:
 	/*
-	 * Loaded, the pin holds the link; failed, nothing else does, and
-	 * dropping it unregisters the model.
+	 * Failed, nothing else holds the registration: closing the link,
+	 * or deleting the map's element, unregisters the model.
 	 */
-	if (lfd >= 0)
-		close(lfd);
-	if (link && !use_link)
+	if (own_lfd >= 0)
+		close(own_lfd);
+	if (link && !(use_link && own_lfd >= 0))
 		bpf_link__destroy(link);
 	bpf_object__close(obj);
 	return ret ? err_exit("model load", ret) : EX_OK;
@@ -291,8 +388,10 @@ static int model_unload(int argc, char **argv)
 	__u32 key = 0;
 	DIR *d;
 
-	if (argc != 2 || strchr(argv[1], '/'))
+	if (argc != 2)
 		return EX_USAGE;
+	if (!model_name_ok(argv[1]))
+		return bad_name(argv[1]);
 	snprintf(pins, sizeof(pins), MODEL_PINS "/%s", argv[1]);
 	if (opt.dry_run) {
 		printf("would unregister the model pinned in %s and remove the pins\n", pins);
@@ -363,18 +462,20 @@ static int model_list(int argc, char **argv)
 	for (line = strtok_r(buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char name[64], space[16], at[64];
-		unsigned long long first_a, last_a, r, w, e, nmi, irqs;
+		unsigned long long first_a, last_a, r, w, e, nmi, irqs, nested = 0;
 
 		printf("%s\n  ", first ? "" : ",");
 		first = false;
+		/* Kernels before the nested counter end the line at "at=". */
 		if (sscanf(line, MODEL_LINE, name, space, &first_a, &last_a,
-			   &r, &w, &e, &nmi, &irqs, at) == 10) {
+			   &r, &w, &e, &nmi, &irqs, at, &nested) >= 10) {
 			printf("{\"name\": \"%s\", \"bound\": true, \"space\": \"%s\", ",
 			       name, space);
 			printf("\"first\": %llu, \"last\": %llu, \"at\": \"%s\", ",
 			       first_a, last_a, at);
 			printf("\"reads\": %llu, \"writes\": %llu, \"errors\": %llu, ", r, w, e);
-			printf("\"nmi\": %llu, \"irqs\": %llu}", nmi, irqs);
+			printf("\"nmi\": %llu, \"nested\": %llu, \"irqs\": %llu}", nmi, nested,
+			       irqs);
 		} else if (sscanf(line, "%63s", name) == 1) {
 			printf("{\"name\": \"%s\", \"bound\": false}", name);
 		}
@@ -417,8 +518,8 @@ static int model_trace(int argc, char **argv)
 
 	if (argc != 2 && argc != 3)
 		return EX_USAGE;
-	if (strchr(argv[1], '/'))
-		return EX_USAGE;
+	if (!model_name_ok(argv[1]))
+		return bad_name(argv[1]);
 	snprintf(path, sizeof(path), MODEL_PINS "/%s/events", argv[1]);
 	if (argc == 3)
 		end = now_ms() + atoll(argv[2]) * 1000;
