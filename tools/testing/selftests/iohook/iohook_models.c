@@ -7,9 +7,15 @@
  * cases: a model the verifier refuses, a model detached while accesses
  * run through it, a device removed while its model is bound, and writes
  * the models files must refuse.
+ *
+ * The hostile models in models/ here (built into test-models/) each try
+ * one thing a model must not get away with: outlive its binding, re-enter
+ * itself, loop, sleep, forge a context, escape the pin directory. The
+ * "loader" tests run iohook(8) built against both libbpf generations.
  */
 #define _GNU_SOURCE
 #include <linux/types.h>
+#include <sys/utsname.h>
 
 #include "iohook_machine.h"
 #include "iohook_harness.h"
@@ -31,19 +37,33 @@ static long long now_ms(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-/* The models built next to iohook(8), as "iohook model load" takes them. */
-static char models_dir[256];
+/*
+ * The models built next to iohook(8), as "iohook model load" takes them,
+ * the hostile ones next to this program, and the directory of both.
+ */
+static char models_dir[256], test_models[256], self_dir[200];
 
 static void find_models(void)
 {
-	char self[200];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	ssize_t n = readlink("/proc/self/exe", self_dir, sizeof(self_dir) - 1);
 
 	if (n <= 0)
 		return;
-	self[n] = 0;
-	*strrchr(self, '/') = 0;
-	snprintf(models_dir, sizeof(models_dir), "%s/models", self);
+	self_dir[n] = 0;
+	*strrchr(self_dir, '/') = 0;
+	snprintf(models_dir, sizeof(models_dir), "%s/models", self_dir);
+	snprintf(test_models, sizeof(test_models), "%s/test-models", self_dir);
+}
+
+/* Whether the running kernel is at least @major.@minor. */
+static bool kernel_at_least(int major, int minor)
+{
+	struct utsname u;
+	int a = 0, b = 0;
+
+	if (uname(&u) || sscanf(u.release, "%d.%d", &a, &b) != 2)
+		return false;
+	return a > major || (a == major && b >= minor);
 }
 
 /* Unload every model the list shows, so that each test starts with none. */
@@ -469,6 +489,347 @@ TEST_F(models, models_file_refuses_bad_writes)
 	EXPECT_EQ(-EBUSY, iohook_sysfs_write(OVR(RP1) "/models", "attach passthrough 10 4"));
 	model_line("passthrough", line, sizeof(line));
 	EXPECT_NE(NULL, strstr(line, " at=10")) TH_LOG("%s", line);
+}
+
+/*
+ * A detach op that asks for interrupts, loaded and unloaded in a loop:
+ * the kernel refuses requests from attach and detach (attach refuses
+ * the binding if one was taken), so nothing fires after the model, or
+ * its device reference, is gone. Before the fix, each unload queued an
+ * interrupt that ran from freed memory.
+ */
+TEST_F(models, detach_cannot_fire_irq)
+{
+	int i, irq = msi_irq(RP1, 0);
+	long long before;
+
+	ASSERT_LT(0, irq);
+	before = iohook_irq_count(irq);
+	for (i = 0; i < 20; i++) {
+		ASSERT_EQ(0, cli(self->out, sizeof(self->out),
+				 "model load %s/detach_irq.bpf.o %s fc 4", test_models, RP1))
+			TH_LOG("%s", self->out);
+		ASSERT_EQ(0, cli(self->out, sizeof(self->out), "model unload detach_irq"));
+	}
+	/* A bind refused on an occupied range runs neither attach nor detach. */
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out),
+			 "model load %s/passthrough.bpf.o %s f0 10", models_dir, RP1));
+	EXPECT_NE(0, cli(self->out, sizeof(self->out),
+			 "model load %s/detach_irq.bpf.o %s fc 4", test_models, RP1));
+	EXPECT_TRUE(model_gone("detach_irq"));
+	msleep(500);
+	EXPECT_EQ(before, iohook_irq_count(irq));
+}
+
+/* Where the clocksource @cs's counter is: a target, location and length. */
+static bool clock_counter(const char *cs, char *target, char *loc)
+{
+	char out[4096], *p;
+
+	if (!strcmp(cs, "acpi_pm")) {
+		run_shell(out, sizeof(out), "grep 'ACPI PM_TMR' /proc/ioports");
+		snprintf(target, 8, "io");
+	} else {
+		run_shell(out, sizeof(out), "grep 'HPET' /proc/iomem | head -1");
+		snprintf(target, 8, "mem");
+	}
+	p = out;
+	while (*p == ' ')
+		p++;
+	if (!isxdigit((unsigned char)*p))
+		return false;
+	/* The HPET's main counter is at 0xf0 of its block. */
+	snprintf(loc, 32, "%llx", strtoull(p, NULL, 16) + (strcmp(cs, "hpet") ? 0 : 0xf0));
+	return true;
+}
+
+#define CLOCKSOURCE "/sys/devices/system/clocksource/clocksource0/"
+
+/*
+ * A model that reads the clock, bound to the clocksource's own counter:
+ * its bpf_ktime_get_ns() reads that counter from inside the op, which
+ * the hardware must answer (counted as nested), never the model again.
+ * Before the fix the model recursed until the stack overflowed.
+ */
+TEST_F(models, nested_access_goes_to_hardware)
+{
+	static const char * const sources[] = { "acpi_pm", "hpet" };
+	char avail[256], orig[64], target[8], loc[32];
+	struct timespec a, b;
+	unsigned int i, tested = 0;
+
+	ASSERT_LT(0, iohook_sysfs_read(CLOCKSOURCE "available_clocksource", avail, sizeof(avail)));
+	ASSERT_LT(0, iohook_sysfs_read(CLOCKSOURCE "current_clocksource", orig, sizeof(orig)));
+	for (i = 0; i < ARRAY_SIZE(sources); i++) {
+		if (!strstr(avail, sources[i]) || !clock_counter(sources[i], target, loc))
+			continue;
+		ASSERT_EQ(0, iohook_sysfs_write(CLOCKSOURCE "current_clocksource", sources[i]));
+		ASSERT_EQ(0, cli(self->out, sizeof(self->out),
+				 "model load %s/clock_nested.bpf.o %s %s 4", test_models,
+				 target, loc))
+			TH_LOG("%s", self->out);
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		msleep(300);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		EXPECT_LE(250, (b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000);
+		EXPECT_LE(1, model_count("clock_nested", "reads")) TH_LOG("%s", sources[i]);
+		EXPECT_LE(1, model_count("clock_nested", "nested")) TH_LOG("%s", sources[i]);
+		EXPECT_EQ(0, model_count("clock_nested", "errors"));
+		EXPECT_EQ(0, cli(self->out, sizeof(self->out), "model unload clock_nested"));
+		iohook_sysfs_write(CLOCKSOURCE "current_clocksource", orig);
+		tested++;
+	}
+	EXPECT_LE(1, tested) TH_LOG("neither acpi_pm nor hpet in '%s'", avail);
+}
+
+/* Requests for two vectors in one access fire both, not the last one. */
+TEST_F(models, vectors_fire_separately)
+{
+	int irq0 = msi_irq(NIC, 0), irq1 = msi_irq(NIC, 1);
+	long long before0, before1;
+
+	ASSERT_LT(0, irq0);
+	ASSERT_LT(0, irq1);
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out),
+			 "model load %s/irq_vectors.bpf.o %s fc 4", test_models, NIC));
+	before0 = iohook_irq_count(irq0);
+	before1 = iohook_irq_count(irq1);
+	ASSERT_EQ(0, run_all(self->out, sizeof(self->out), "setpci -s %s fc.l=3", NIC));
+	EXPECT_TRUE(WAIT_FOR(model_count("irq_vectors", "irqs") == 2, 5000))
+		TH_LOG("irqs=%lld", model_count("irq_vectors", "irqs"));
+	EXPECT_LE(before0 + 1, iohook_irq_count(irq0));
+	EXPECT_LE(before1 + 1, iohook_irq_count(irq1));
+	EXPECT_EQ(0, cli(self->out, sizeof(self->out), "model unload irq_vectors"));
+}
+
+/*
+ * What cannot run in an accessor's context is refused at load, and
+ * nothing registers: a sleepable op, the looping helper, an open-coded
+ * iterator, a write to the context, a forged context, and (6.9 and
+ * later, with kfunc filters) another struct_ops type calling iohook's
+ * kfuncs.
+ */
+TEST_F(models, refuses_what_cannot_run_here)
+{
+	static const char * const bad[] = { "sleepable", "loop_helper", "iter_loop",
+					    "ctx_write", "forged_ctx" };
+	char avail[512];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_NE(0, cli(self->out, sizeof(self->out), "model load %s/%s.bpf.o %s fc 4",
+				 test_models, bad[i], RP1)) TH_LOG("%s loaded", bad[i]);
+		EXPECT_TRUE(model_gone(bad[i])) TH_LOG("%s", bad[i]);
+		if (!strcmp(bad[i], "loop_helper"))
+			EXPECT_NE(NULL, strstr(self->out, "bpf_loop")) TH_LOG("%s", self->out);
+		if (!strcmp(bad[i], "iter_loop") && kernel_at_least(6, 4))
+			EXPECT_NE(NULL, strstr(self->out,
+					       "kernel function bpf_iter_num_new is not allowed"))
+				TH_LOG("%s", self->out);
+	}
+	EXPECT_NE(0, cli(self->out, sizeof(self->out), "model load %s/tcp_escape.bpf.o",
+			 test_models));
+	if (kernel_at_least(6, 9))
+		EXPECT_NE(NULL, strstr(self->out,
+				       "kernel function bpf_iohook_set_value is not allowed"))
+			TH_LOG("%s", self->out);
+	iohook_sysfs_read("/proc/sys/net/ipv4/tcp_available_congestion_control", avail,
+			  sizeof(avail));
+	EXPECT_EQ(NULL, strstr(avail, "tcp_escape"));
+}
+
+/* Ranges that wrap, or run past the BAR, are refused with ERANGE. */
+TEST_F(models, models_file_refuses_wrapping_ranges)
+{
+	char line[512];
+
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out),
+			 "model load %s/passthrough.bpf.o", models_dir));
+	EXPECT_EQ(-ERANGE, iohook_sysfs_write(OVR(RP1) "/models",
+					      "attach passthrough 10 ffffffffffffffff"));
+	EXPECT_EQ(-ERANGE, iohook_sysfs_write(IOHOOK_SYS "/mem/models",
+					      "attach passthrough ffffffffffffff00 101"));
+	EXPECT_EQ(-ERANGE, iohook_sysfs_write(IOHOOK_SYS "/io/models",
+					      "attach passthrough ff00 ffffffffffffffff"));
+	/* The NIC's BAR 0 is 128 KiB: one byte past it, from either end. */
+	EXPECT_EQ(-ERANGE, iohook_sysfs_write(OVR(NIC) "/models",
+					      "attach passthrough bar0+0 20001"));
+	EXPECT_EQ(-ERANGE, iohook_sysfs_write(OVR(NIC) "/models",
+					      "attach passthrough bar0+1ffff 2"));
+	EXPECT_EQ(-ERANGE, iohook_sysfs_write(OVR(NIC) "/models",
+					      "attach passthrough bar0+1 ffffffffffffffff"));
+	model_line("passthrough", line, sizeof(line));
+	EXPECT_STREQ("passthrough unbound", line);
+	EXPECT_EQ(0, iohook_sysfs_write(OVR(NIC) "/models", "attach passthrough bar0+1fffc 4"));
+	model_line("passthrough", line, sizeof(line));
+	EXPECT_NE(NULL, strstr(line, " at=bar0+1fffc")) TH_LOG("%s", line);
+}
+
+/*
+ * attach and detach written in a loop to a device's models file while
+ * the device is removed: once it is gone, its model is unbound (a writer
+ * past its checks finds the directory closed), and rescanning brings the
+ * device back. Before the fix a late bind held the removed pci_dev.
+ */
+TEST_F(models, bind_races_device_removal)
+{
+	char line[512];
+	int round, st;
+	pid_t pid;
+
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out),
+			 "model load %s/passthrough.bpf.o", models_dir));
+	for (round = 0; round < 5; round++) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid) {
+			long long end = now_ms() + 3000;
+
+			while (now_ms() < end && path_exists(OVR(NIC) "/models")) {
+				iohook_sysfs_write(OVR(NIC) "/models",
+						   "attach passthrough bar0+0 20000");
+				iohook_sysfs_write(OVR(NIC) "/models", "detach passthrough");
+			}
+			_exit(0);
+		}
+		msleep(20 * round);
+		ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" NIC "/remove", "1"));
+		ASSERT_EQ(pid, waitpid(pid, &st, 0));
+		model_line("passthrough", line, sizeof(line));
+		EXPECT_STREQ("passthrough unbound", line) TH_LOG("round %d", round);
+		ASSERT_EQ(0, nic_restore());
+	}
+	EXPECT_EQ(0, cli(self->out, sizeof(self->out), "model unload passthrough"));
+}
+
+/*
+ * iohook(8) against each libbpf generation: Debian 12's (1.1, where the
+ * tool makes the struct_ops link) and this tree's own tools/lib/bpf,
+ * linked statically (1.5 in 6.12, where libbpf makes it).
+ */
+FIXTURE(loader)
+{
+	char out[16384];
+	char ifname[IFNAMSIZ];
+};
+
+FIXTURE_VARIANT(loader)
+{
+	const char *cli;
+};
+
+FIXTURE_VARIANT_ADD(loader, system_libbpf)
+{
+	.cli = "iohook",
+};
+
+FIXTURE_VARIANT_ADD(loader, tree_libbpf)
+{
+	.cli = "iohook-libbpf-tree",
+};
+
+#define DECOY	"/sys/fs/bpf/iohook_decoy"
+
+FIXTURE_SETUP(loader)
+{
+	find_models();
+	ASSERT_EQ(0, machine_reset(self->ifname, sizeof(self->ifname)));
+	snprintf(cli_path, sizeof(cli_path), "%s/%s", self_dir, variant->cli);
+	ASSERT_EQ(0, access(cli_path, X_OK)) TH_LOG("no %s", cli_path);
+	unload_all();
+}
+
+FIXTURE_TEARDOWN(loader)
+{
+	unload_all();
+	unlink(DECOY);
+	find_cli();
+}
+
+/* Load, bind, list, unload: the basic cycle, with either libbpf. */
+TEST_F(loader, load_bind_list_unload)
+{
+	char line[512];
+
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out),
+			 "model load %s/passthrough.bpf.o %s 0 100", models_dir, RP1))
+		TH_LOG("%s", self->out);
+	EXPECT_NE(NULL, strstr(self->out, "passthrough: loaded"));
+	model_line("passthrough", line, sizeof(line));
+	EXPECT_NE(NULL, strstr(line, " at=0")) TH_LOG("%s", line);
+	EXPECT_LE(1, model_count("passthrough", "reads") +
+		  (run_all(self->out, sizeof(self->out), "lspci -xs %s", RP1) ? 0 : 1));
+	EXPECT_EQ(0, cli(self->out, sizeof(self->out), "model list --json"));
+	EXPECT_NE(NULL, strstr(self->out, "\"name\": \"passthrough\", \"bound\": true"));
+	EXPECT_EQ(0, cli(self->out, sizeof(self->out), "model unload passthrough"));
+	EXPECT_TRUE(model_gone("passthrough"));
+}
+
+/*
+ * Held by one link where the kernel has them (removing its pin unloads
+ * the model), by the map where it has not (the pins stay until unload).
+ */
+TEST_F(loader, held_by_one_link)
+{
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out),
+			 "model load %s/passthrough.bpf.o %s 0 100", models_dir, RP1))
+		TH_LOG("%s", self->out);
+	if (kernel_at_least(6, 4)) {
+		ASSERT_TRUE(path_exists("/sys/fs/bpf/iohook/passthrough/link"));
+		ASSERT_EQ(0, run_all(self->out, sizeof(self->out),
+				     "rm -r /sys/fs/bpf/iohook/passthrough"));
+		EXPECT_TRUE(WAIT_FOR(model_gone("passthrough"), 5000));
+	} else {
+		EXPECT_FALSE(path_exists("/sys/fs/bpf/iohook/passthrough/link"));
+		EXPECT_EQ(0, cli(self->out, sizeof(self->out), "model unload passthrough"));
+		EXPECT_TRUE(model_gone("passthrough"));
+	}
+}
+
+/* A second model of the same name is refused; the first stays as it was. */
+TEST_F(loader, duplicate_name_refused)
+{
+	char line[512];
+
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out),
+			 "model load %s/passthrough.bpf.o %s 0 100", models_dir, RP1));
+	EXPECT_NE(0, cli(self->out, sizeof(self->out),
+			 "model load %s/passthrough.bpf.o %s 200 4", models_dir, RP1));
+	EXPECT_NE(NULL, strstr(self->out, "a model of that name is loaded"))
+		TH_LOG("%s", self->out);
+	model_line("passthrough", line, sizeof(line));
+	EXPECT_NE(NULL, strstr(line, " at=0 ")) TH_LOG("%s", line);
+	EXPECT_TRUE(path_exists("/sys/fs/bpf/iohook/passthrough"));
+	EXPECT_EQ(0, cli(self->out, sizeof(self->out), "model unload passthrough"));
+	EXPECT_TRUE(model_gone("passthrough"));
+}
+
+/* A load whose bind fails leaves nothing registered, bound or pinned. */
+TEST_F(loader, failed_bind_leaves_nothing)
+{
+	ASSERT_EQ(0, cli(self->out, sizeof(self->out),
+			 "model load %s/passthrough.bpf.o %s 0 100", models_dir, RP1));
+	EXPECT_NE(0, cli(self->out, sizeof(self->out),
+			 "model load %s/trace.bpf.o %s 10 4", models_dir, RP1));
+	EXPECT_NE(NULL, strstr(self->out, "cannot bind it")) TH_LOG("%s", self->out);
+	EXPECT_TRUE(WAIT_FOR(model_gone("trace"), 5000));
+	EXPECT_FALSE(path_exists("/sys/fs/bpf/iohook/trace"));
+}
+
+/* No name reaches outside /sys/fs/bpf/iohook: ".." is refused everywhere. */
+TEST_F(loader, names_stay_in_their_directory)
+{
+	ASSERT_EQ(0, run_all(self->out, sizeof(self->out),
+			     "bpftool map create " DECOY
+			     " type array key 4 value 4 entries 1 name decoy"))
+		TH_LOG("%s", self->out);
+	EXPECT_EQ(2, cli(self->out, sizeof(self->out), "model unload .."));
+	EXPECT_EQ(2, cli(self->out, sizeof(self->out), "model trace .. 1"));
+	EXPECT_NE(0, cli(self->out, sizeof(self->out),
+			 "model load %s/dotdot.bpf.o %s 0 4", test_models, RP1));
+	EXPECT_NE(NULL, strstr(self->out, "not registered")) TH_LOG("%s", self->out);
+	EXPECT_TRUE(path_exists(DECOY));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(OVR(RP1) "/models", "attach .. 0 4"));
 }
 
 TEST_HARNESS_MAIN
