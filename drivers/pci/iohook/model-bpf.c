@@ -14,19 +14,23 @@
  *    tail calls, open-coded iterators (bpf_iter_*, 6.4 and later) and
  *    may_goto (6.9 and later) are refused. What is left runs at most the
  *    verifier's one million instructions per op, plus bounded helpers;
+ *  - only helpers that reach no device, clock or lock the access's
+ *    caller may hold (iohook_model_helper_ok()): no ktime helpers, which
+ *    read the clocksource; bpf_iohook_clock_ns() is a model's clock;
  *  - a name that iohook(8) can pin under (not ".", "..", ".x"), unique
  *    when the map is filled in, as tcp_congestion_ops' names are;
  *  - on 6.12, the kfuncs below serve models only (a kfunc filter), and
  *    take only the context the op was given (KF_TRUSTED_ARGS).
  *
- * Besides the base helpers (maps, ring buffers, time), a model has these
- * kfuncs:
+ * Besides those helpers (maps, ring buffers, strings, the CPU, jiffies),
+ * a model has these kfuncs:
  *
  *	bpf_iohook_hw_read(ctx)		the real hardware's value
  *	bpf_iohook_hw_write(ctx, val)	write the real hardware
  *	bpf_iohook_set_value(ctx, val)	the value a read returns, or a
  *					write passes on (IOHOOK_MODEL_*)
  *	bpf_iohook_fire_irq(ctx, vec)	fire the device's interrupt, later
+ *	bpf_iohook_clock_ns()		local_clock(), never the clocksource
  *
  * One file serves 6.12, where a subsystem registers its struct_ops type
  * with register_bpf_struct_ops(), and 6.1, where the type is listed in
@@ -41,6 +45,7 @@
 #include <linux/init.h>
 #include <linux/iohook_model.h>
 #include <linux/module.h>
+#include <linux/sched/clock.h>
 #include <linux/stddef.h>
 #include <linux/string.h>
 
@@ -150,6 +155,21 @@ IOHOOK_KFUNC int bpf_iohook_fire_irq(struct iohook_model_ctx *ctx, u32 vector)
 	return iohook_model_queue_irq(ctx->model, vector);
 }
 
+/**
+ * bpf_iohook_clock_ns() - a model's clock
+ *
+ * local_clock(): nanoseconds from the TSC (or jiffies where the TSC is
+ * unusable), monotonic on one CPU, never from the clocksource device: a
+ * model may stand for that device's counter, which the ktime helpers
+ * read under its lock. Safe in every context a model runs in.
+ *
+ * Return: the time in nanoseconds.
+ */
+IOHOOK_KFUNC u64 bpf_iohook_clock_ns(void)
+{
+	return local_clock();
+}
+
 #ifdef __bpf_kfunc_end_defs
 __bpf_kfunc_end_defs();
 #else
@@ -162,6 +182,7 @@ BTF_ID_FLAGS(func, bpf_iohook_hw_read, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpf_iohook_hw_write, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpf_iohook_set_value, KF_TRUSTED_ARGS)
 BTF_ID_FLAGS(func, bpf_iohook_fire_irq, KF_TRUSTED_ARGS)
+BTF_ID_FLAGS(func, bpf_iohook_clock_ns)
 BTF_KFUNCS_END(iohook_model_kfunc_ids)
 
 BTF_ID_LIST_SINGLE(iohook_model_ops_btf_id, struct, iohook_model_ops)
@@ -213,6 +234,7 @@ BTF_ID_FLAGS(func, bpf_iohook_hw_read)
 BTF_ID_FLAGS(func, bpf_iohook_hw_write)
 BTF_ID_FLAGS(func, bpf_iohook_set_value)
 BTF_ID_FLAGS(func, bpf_iohook_fire_irq)
+BTF_ID_FLAGS(func, bpf_iohook_clock_ns)
 BTF_SET8_END(iohook_model_kfunc_ids)
 
 /* 6.1 has no kfunc filters, nor iterators: for struct_ops programs. */
@@ -230,19 +252,68 @@ static bool iohook_model_is_valid_access(int off, int size,
 	return bpf_tracing_btf_ctx_access(off, size, type, prog, info);
 }
 
+/*
+ * The helpers a model may call: those that never reach a device, a
+ * clock or a lock the access's caller may hold, and never loop beyond
+ * what the verifier walked. Not, among the base helpers: the ktime
+ * helpers (they read the clocksource -- possibly the register the model
+ * stands for, under the HPET's lock or the timekeeper's seqcount: a
+ * model on the HPET counter calling bpf_ktime_get_ns() spins forever),
+ * bpf_timer (hrtimer base lock, then the clock), bpf_trace_printk (the
+ * trace clock), bpf_loop, bpf_for_each_map_elem, bpf_user_ringbuf_drain
+ * and tail calls (millions of runs with interrupts off).
+ */
+static bool iohook_model_helper_ok(enum bpf_func_id func_id)
+{
+	switch (func_id) {
+	case BPF_FUNC_map_lookup_elem:
+	case BPF_FUNC_map_update_elem:
+	case BPF_FUNC_map_delete_elem:
+	case BPF_FUNC_map_push_elem:
+	case BPF_FUNC_map_pop_elem:
+	case BPF_FUNC_map_peek_elem:
+	case BPF_FUNC_map_lookup_percpu_elem:
+	case BPF_FUNC_ringbuf_output:
+	case BPF_FUNC_ringbuf_reserve:
+	case BPF_FUNC_ringbuf_submit:
+	case BPF_FUNC_ringbuf_discard:
+	case BPF_FUNC_ringbuf_query:
+	case BPF_FUNC_ringbuf_reserve_dynptr:
+	case BPF_FUNC_ringbuf_submit_dynptr:
+	case BPF_FUNC_ringbuf_discard_dynptr:
+	case BPF_FUNC_dynptr_from_mem:
+	case BPF_FUNC_dynptr_read:
+	case BPF_FUNC_dynptr_write:
+	case BPF_FUNC_dynptr_data:
+	case BPF_FUNC_get_prandom_u32:
+	case BPF_FUNC_get_smp_processor_id:
+	case BPF_FUNC_get_numa_node_id:
+	case BPF_FUNC_jiffies64:
+	case BPF_FUNC_strncmp:
+	case BPF_FUNC_strtol:
+	case BPF_FUNC_strtoul:
+	case BPF_FUNC_snprintf:
+	case BPF_FUNC_spin_lock:
+	case BPF_FUNC_spin_unlock:
+	case BPF_FUNC_kptr_xchg:
+	case BPF_FUNC_per_cpu_ptr:
+	case BPF_FUNC_this_cpu_ptr:
+	case BPF_FUNC_get_current_pid_tgid:
+	case BPF_FUNC_get_current_task:
+	case BPF_FUNC_get_current_task_btf:
+	case BPF_FUNC_probe_read_kernel:
+	case BPF_FUNC_probe_read_kernel_str:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static const struct bpf_func_proto *
 iohook_model_func_proto(enum bpf_func_id func_id, const struct bpf_prog *prog)
 {
-	switch (func_id) {
-	/* Loops the verifier does not walk: millions of runs, irqs off. */
-	case BPF_FUNC_loop:
-	case BPF_FUNC_for_each_map_elem:
-	case BPF_FUNC_user_ringbuf_drain:
-	case BPF_FUNC_tail_call:
+	if (!iohook_model_helper_ok(func_id))
 		return NULL;
-	default:
-		break;
-	}
 #if IOHOOK_BPF_612
 	return bpf_base_func_proto(func_id, prog);
 #else

@@ -143,6 +143,7 @@ u64 bpf_iohook_hw_read(struct iohook_model_ctx *ctx);
 int bpf_iohook_hw_write(struct iohook_model_ctx *ctx, u64 val);
 void bpf_iohook_set_value(struct iohook_model_ctx *ctx, u64 val);
 int bpf_iohook_fire_irq(struct iohook_model_ctx *ctx, u32 vector);
+u64 bpf_iohook_clock_ns(void);
 
 bool iohook_model_name_ok(const char *name);
 bool iohook_model_is_registered(const char *name);

@@ -82,26 +82,34 @@ static int bad_name(const char *name)
 /*
  * Whether this kernel has struct_ops links (Linux 6.4 and later): a
  * struct_ops map of our type can be created with BPF_F_LINK. Older
- * kernels refuse any map flag on a struct_ops map.
+ * kernels refuse any map flag on a struct_ops map. The map needs a BTF
+ * object (libbpf gives the object file's): a one-type BTF does.
  */
 static bool struct_ops_links(void)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, o, .map_flags = STRUCT_OPS_F_LINK);
-	struct btf *vmlinux = btf__load_vmlinux_btf();
-	int id, size, fd = -1;
+	struct btf *vmlinux = btf__load_vmlinux_btf(), *any = btf__new_empty();
+	int id, size = -1, fd = -1;
 
-	if (!vmlinux)
-		return false;
+	if (!vmlinux || !any)
+		goto out;
 	id = btf__find_by_name_kind(vmlinux, "bpf_struct_ops_iohook_model_ops",
 				    BTF_KIND_STRUCT);
-	size = id > 0 ? btf__resolve_size(vmlinux, id) : -1;
+	if (id > 0 && btf__add_int(any, "int", 4, BTF_INT_SIGNED) > 0 &&
+	    !btf__load_into_kernel(any))
+		size = btf__resolve_size(vmlinux, id);
 	if (size > 0) {
+		o.btf_fd = btf__fd(any);
 		o.btf_vmlinux_value_type_id = id;
 		fd = bpf_map_create(BPF_MAP_TYPE_STRUCT_OPS, "iohook_probe",
 				    sizeof(__u32), size, 1, &o);
 	}
+	if (opt.verbose)
+		printf("struct_ops links: %s\n", fd >= 0 ? "yes" : strerror(errno));
 	if (fd >= 0)
 		close(fd);
+out:
+	btf__free(any);
 	btf__free(vmlinux);
 	return fd >= 0;
 }

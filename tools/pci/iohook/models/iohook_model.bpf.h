@@ -51,5 +51,11 @@ extern __u64 bpf_iohook_hw_read(struct iohook_model_ctx *ctx) __ksym;
 extern int bpf_iohook_hw_write(struct iohook_model_ctx *ctx, __u64 val) __ksym;
 extern void bpf_iohook_set_value(struct iohook_model_ctx *ctx, __u64 val) __ksym;
 extern int bpf_iohook_fire_irq(struct iohook_model_ctx *ctx, __u32 vector) __ksym;
+/*
+ * A model's clock: local_clock(). The ktime helpers are refused to
+ * models: they read the clocksource, which may be the register a model
+ * stands for, under that clocksource's lock.
+ */
+extern __u64 bpf_iohook_clock_ns(void) __ksym;
 
 #endif /* __IOHOOK_MODEL_BPF_H */

@@ -11,7 +11,7 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* One access; "iohook model trace" knows this layout. */
 struct iohook_trace_rec {
-	__u64 ns;		/* bpf_ktime_get_ns() */
+	__u64 ns;		/* bpf_iohook_clock_ns(): local_clock() */
 	__u64 offset;
 	__u64 val;
 	__u32 cpu;
@@ -37,7 +37,7 @@ static void log_access(struct iohook_model_ctx *acc, __u64 val, int write)
 		__sync_fetch_and_add(&lost, 1);
 		return;
 	}
-	r->ns = bpf_ktime_get_ns();
+	r->ns = bpf_iohook_clock_ns();
 	r->offset = acc->offset;
 	r->val = val;
 	r->cpu = bpf_get_smp_processor_id();
