@@ -17,11 +17,11 @@
  * cannot add to (the kfuncs refuse a context without an access).
  *
  * A model never runs in NMI, nor inside another model's op in the same
- * context of the same CPU: a helper a model calls can reach a hooked
- * register (bpf_ktime_get_ns() reads the clocksource, which may be the
- * ACPI PM timer's port or the HPET's MMIO), and struct_ops programs have
- * no recursion guard of their own. There the hardware answers, and the
- * model's nmi or nested counter says how often.
+ * context of the same CPU: what an op calls might reach a hooked
+ * register (a C model's code; for BPF, the ktime helpers did, through
+ * the clocksource, until model-bpf.c refused them), and struct_ops
+ * programs have no recursion guard of their own. There the hardware
+ * answers, and the model's nmi or nested counter says how often.
  */
 #include <linux/export.h>
 #include <linux/bitops.h>
