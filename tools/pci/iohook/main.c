@@ -76,6 +76,16 @@ static const struct command commands[] = {
 	  "kernel to bind) and keeps working after this command exits; list\n"
 	  "shows every model with its counters (--json too); trace prints a\n"
 	  "tracing model's accesses; unload unbinds and unregisters it." },
+	{ "dpc", cmd_dpc, true, true, true,
+	  "[list] | PORT add [--rp-ext] | PORT remove |\n"
+	  "             PORT trigger REASON [-s BDF] [--busy MS]",
+	  "Downstream Port Containment on a port whose hardware has none:\n"
+	  "add gives PORT a DPC capability (--rp-ext: with RP Extensions) and\n"
+	  "enumerates PORT again (remove, rescan) so that the kernel's DPC\n"
+	  "service binds; trigger contains PORT (REASON: fatal, nonfatal,\n"
+	  "uncor, software, rp-pio; -s: the source device; --busy: RP Busy\n"
+	  "held MS ms) and waits until the kernel recovered what is below it,\n"
+	  "printing each device's verdict; remove puts PORT back as it was." },
 	{ "ioh", cmd_ioh, true, false, true, "N add|remove",
 	  "ACPI I/O hub hotplug: host bridge N of the firmware (\\_SB.IOHN, from\n"
 	  "scripts/firmware/q35-ioh-ssdt.asl) appears with a test device on its\n"
