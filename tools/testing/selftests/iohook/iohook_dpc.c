@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * iohook_dpc - Downstream Port Containment on a root port that has none.
+ *
+ * QEMU's pcie-root-port has AER and ACS but no DPC. Each test gives root
+ * port 1 (00:1c.0, the e1000e below it) a made-up DPC capability with RP
+ * Extensions through /sys/kernel/iohook/caps, has the PCI core enumerate
+ * the port again (remove, rescan), and then drives the kernel's own DPC
+ * driver through /sys/kernel/iohook/dpc and config writes, checking what
+ * the kernel exposes: the capability list and registers as lspci and
+ * config space show them, the DPC service's messages, the recovery's
+ * uevents, the e1000e's config space and carrier, and the state the
+ * device lost. The teardown takes the capability away and enumerates the
+ * port again, as it was.
+ */
+#include <fcntl.h>
+#include <net/if.h>
+#include <unistd.h>
+
+#include "iohook_machine.h"
+#include "iohook_harness.h"
+
+#define CAPS		IOHOOK_SYS "/caps"
+#define DPCF		IOHOOK_SYS "/dpc"
+#define DPC_AT		0x180		/* where the caps file puts it on RP1 */
+#define DPC_CTL		(DPC_AT + 6)
+#define DPC_STS		(DPC_AT + 8)
+
+static void __attribute__((constructor)) need_q35(void)
+{
+	iohook_gate(true);
+}
+
+static long cfg_read(const char *bdf, int off, int width)
+{
+	char path[128];
+	uint32_t v = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), PCI_DEVS "/%s/config", bdf);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	if (pread(fd, &v, width, off) != width)
+		v = -1;
+	close(fd);
+	return width == 4 ? (long)v : (long)(v & ((1U << 8 * width) - 1));
+}
+
+static int cfg_write(const char *bdf, int off, int width, uint32_t v)
+{
+	char path[128];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), PCI_DEVS "/%s/config", bdf);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	ret = pwrite(fd, &v, width, off) == width ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+/* The kernel's log since @mark (a line this test wrote to /dev/kmsg). */
+static bool log_has(const char *mark, const char *text)
+{
+	char out[256];
+
+	run_cmd(out, sizeof(out), "dmesg | sed -n '/%s/,$p' | grep -c -F '%s'",
+		mark, text);
+	return atoi(out) > 0;
+}
+
+static void mark(const char *text)
+{
+	char line[128];
+
+	snprintf(line, sizeof(line), "%s\n", text);
+	iohook_sysfs_write("/dev/kmsg", line);
+}
+
+/*
+ * "KEY=N" from the dpc file's line for RP1; -1 if absent. The registers
+ * are hex, the counts decimal.
+ */
+static long long dpc_field(const char *key)
+{
+	char buf[512], pat[32];
+	const char *p;
+
+	if (iohook_sysfs_read(DPCF, buf, sizeof(buf)) < 0)
+		return -1;
+	snprintf(pat, sizeof(pat), " %s=", key);
+	p = strstr(buf, pat);
+	if (!p)
+		return -1;
+	return strtoll(p + strlen(pat), NULL,
+		       strstr("control status source", key) ? 16 : 10);
+}
+
+/* Remove root port 1 and rescan: enumerated again, capabilities read. */
+static int reenumerate(void)
+{
+	if (iohook_sysfs_write(PCI_DEVS "/" RP1 "/remove", "1"))
+		return -1;
+	if (iohook_sysfs_write("/sys/bus/pci/rescan", "1"))
+		return -1;
+	return WAIT_FOR(path_exists(PCI_DEVS "/" RP1), 10000) ? 0 : -1;
+}
+
+/* The e1000e below: config space answers, driver bound, carrier. */
+static bool nic_works(const char *ifname)
+{
+	return cfg_read(NIC, 0, 4) == 0x10d38086 && nic_bound() &&
+	       WAIT_FOR(link_carrier(ifname) == 1, 15000);
+}
+
+/* Trigger and wait for the NIC's recovery to end; its ERROR_EVENT. */
+static const char *trigger_and_wait(const char *line)
+{
+	static const char *const ok[] = { "ERROR_EVENT=SUCCESSFUL_RECOVERY", NULL };
+	static const char *const begin[] = { "ERROR_EVENT=BEGIN_RECOVERY", NULL };
+	int fd = iohook_uevent_open(0);
+	const char *verdict = "no SUCCESSFUL_RECOVERY";
+
+	if (fd < 0)
+		return "no uevent socket";
+	if (iohook_sysfs_write(DPCF, line))
+		verdict = "refused";
+	else if (!uevent_wait(fd, "change", "/" NIC, begin, 10000))
+		verdict = "no BEGIN_RECOVERY";
+	else if (uevent_wait(fd, "change", "/" NIC, ok, 20000))
+		verdict = "recovered";
+	close(fd);
+	return verdict;
+}
+
+FIXTURE(dpc)
+{
+	char ifname[IFNAMSIZ];
+};
+
+FIXTURE_SETUP(dpc)
+{
+	ASSERT_EQ(0, machine_reset(self->ifname, sizeof(self->ifname)));
+	ASSERT_EQ(0, iohook_sysfs_write(CAPS, "add " RP1 " dpc rpext"));
+	ASSERT_EQ(0, reenumerate());
+	ASSERT_EQ(0, nic_restore());
+	ASSERT_EQ(0, pci_ifname(NIC, self->ifname, sizeof(self->ifname)));
+}
+
+FIXTURE_TEARDOWN(dpc)
+{
+	/* Whatever a test left contained: release it. */
+	if (dpc_field("contained") == 1)
+		cfg_write(RP1, DPC_STS, 2, 1);
+	iohook_sysfs_write(CAPS, "remove " RP1 " dpc");
+	reenumerate();
+	nic_restore();
+}
+
+/* How many lines of a shell pipeline's output hold @text. */
+static int count_lines(const char *cmd, const char *text)
+{
+	char out[64];
+
+	run_cmd(out, sizeof(out), "%s 2>/dev/null | grep -c -F '%s'", cmd, text);
+	return atoi(out);
+}
+
+/* The capability list, the registers, and the DPC service that bound. */
+TEST_F(dpc, capability_walk_and_service)
+{
+	const char *lspci = "lspci -s " RP1 " -vvv";
+	char caps[256];
+
+	ASSERT_GT(iohook_sysfs_read(CAPS, caps, sizeof(caps)), 0);
+	EXPECT_NE(NULL, strstr(caps, RP1 " dpc 180 30 prev=148 state=visible")) TH_LOG("%s", caps);
+	EXPECT_EQ(1, count_lines(lspci, "Capabilities: [100 v2] Advanced Error Reporting"));
+	EXPECT_EQ(1, count_lines(lspci, "Capabilities: [148 v1] Access Control Services"));
+	EXPECT_EQ(1, count_lines(lspci, "Capabilities: [180 v1] Downstream Port Containment"));
+	EXPECT_EQ(1, count_lines(lspci, "DpcCtl:	Trigger:1 Cmpl- INT+"));
+	/* ACS names DPC next; DPC is the last: next 0. */
+	EXPECT_EQ(DPC_AT, (cfg_read(RP1, 0x148, 4) >> 20) & 0xfff);
+	EXPECT_EQ(0x0001001d, cfg_read(RP1, DPC_AT, 4));
+	/* Capability: SW trigger, RP Extensions, RP PIO log size 4. */
+	EXPECT_EQ(0x04a0, cfg_read(RP1, DPC_AT + 4, 2));
+	/* The DPC driver's write: trigger on ERR_FATAL, interrupt enabled. */
+	EXPECT_EQ(0x0009, cfg_read(RP1, DPC_CTL, 2));
+	EXPECT_LE(1, count_lines("dmesg", RP1 ": DPC: enabled with IRQ"));
+	EXPECT_LE(1, count_lines("dmesg", "RPExt+ PoisonedTLP- SwTrigger+ RP PIO Log 4"));
+	/* Read-only bits stay; the software trigger reads 0. */
+	ASSERT_EQ(0, cfg_write(RP1, DPC_AT + 4, 2, 0));
+	EXPECT_EQ(0x04a0, cfg_read(RP1, DPC_AT + 4, 2));
+	ASSERT_EQ(0, cfg_write(RP1, DPC_STS + 2, 2, 0x1234));	/* Source ID: RO */
+	EXPECT_EQ(0, cfg_read(RP1, DPC_STS + 2, 2));
+}
+
+/*
+ * ERR_FATAL from the e1000e: the driver's error handlers recover it
+ * (BEGIN_RECOVERY, then SUCCESSFUL_RECOVERY after its resume), the
+ * device lost its state (a link reset: its MSI address, which nothing
+ * restores while MSI-X is in use, reads 0 again), and it works.
+ */
+TEST_F(dpc, fatal_error_recovers_the_nic)
+{
+	int msi = cap_of(NIC, PCI_CAP_ID_MSI, PCI_CAP_NORMAL);
+	char models[2048];
+
+	ASSERT_GT(msi, 0);
+	ASSERT_EQ(0, cfg_write(NIC, msi + 4, 4, 0x12345678));
+	ASSERT_EQ(0x12345678, cfg_read(NIC, msi + 4, 4));
+	mark("iohook_dpc: fatal");
+	EXPECT_STREQ("recovered", trigger_and_wait("trigger " RP1 " fatal"));
+	/* 6.12 names the source in one line, 6.1 in two. */
+	EXPECT_TRUE(log_has("iohook_dpc: fatal", "DPC: containment event, status:0x0005"));
+	EXPECT_TRUE(log_has("iohook_dpc: fatal", "ERR_FATAL received from 0000:01:00.0") ||
+		    (log_has("iohook_dpc: fatal", "source:0x0100") &&
+		     log_has("iohook_dpc: fatal", "DPC: ERR_FATAL detected")));
+	EXPECT_TRUE(log_has("iohook_dpc: fatal", "AER: device recovery successful"));
+	EXPECT_EQ(0, dpc_field("contained"));
+	EXPECT_EQ(0, dpc_field("status"));
+	EXPECT_EQ(1, dpc_field("triggers"));
+	EXPECT_EQ(1, dpc_field("releases"));
+	EXPECT_EQ(0, cfg_read(NIC, msi + 4, 4));
+	EXPECT_TRUE(nic_works(self->ifname));
+	/* The fences are gone once released. */
+	EXPECT_TRUE(WAIT_FOR(iohook_sysfs_read(IOHOOK_SYS "/models", models,
+					       sizeof(models)) >= 0 &&
+			     !strstr(models, "dpc-cfg@"), 2000));
+}
+
+/* Control's software trigger (bit 6), which reads 0. */
+TEST_F(dpc, software_trigger_from_control)
+{
+	int fd = iohook_uevent_open(0);
+	static const char *const ok[] = { "ERROR_EVENT=SUCCESSFUL_RECOVERY", NULL };
+
+	ASSERT_GE(fd, 0);
+	mark("iohook_dpc: software");
+	ASSERT_EQ(0, cfg_write(RP1, DPC_CTL, 2, 0x0049));
+	EXPECT_TRUE(uevent_wait(fd, "change", "/" NIC, ok, 20000));
+	close(fd);
+	EXPECT_EQ(0x0009, cfg_read(RP1, DPC_CTL, 2));
+	EXPECT_TRUE(log_has("iohook_dpc: software", "software trigger detected"));
+	EXPECT_TRUE(nic_works(self->ifname));
+}
+
+/* An RP PIO error: the kernel logs its status and TLP header. */
+TEST_F(dpc, rp_pio_error_logged)
+{
+	mark("iohook_dpc: rp-pio");
+	EXPECT_STREQ("recovered", trigger_and_wait("trigger " RP1 " rp-pio"));
+	EXPECT_TRUE(log_has("iohook_dpc: rp-pio", "RP PIO error detected"));
+	EXPECT_TRUE(log_has("iohook_dpc: rp-pio", "rp_pio_status: 0x00010000"));
+	EXPECT_TRUE(log_has("iohook_dpc: rp-pio", "(First)"));
+	EXPECT_TRUE(log_has("iohook_dpc: rp-pio", "TLP Header: 0x20000001 0x0100000f"));
+	/* The kernel's write-1-to-clear cleared RP PIO Status. */
+	EXPECT_EQ(0, cfg_read(RP1, DPC_AT + 0xc, 4));
+	EXPECT_TRUE(nic_works(self->ifname));
+}
+
+/*
+ * With the interrupt disabled nothing tells the kernel: the port stays
+ * contained, the link reads down and the e1000e all ones, until software
+ * clears Trigger Status.
+ */
+TEST_F(dpc, interrupt_disabled_no_recovery)
+{
+	int pcie = cap_of(RP1, PCI_CAP_ID_EXP, PCI_CAP_NORMAL);
+	int fd = iohook_uevent_open(0);
+	static const char *const begin[] = { "ERROR_EVENT=BEGIN_RECOVERY", NULL };
+
+	ASSERT_GT(pcie, 0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, cfg_write(RP1, DPC_CTL, 2, 0x0001));
+	ASSERT_EQ(0, iohook_sysfs_write(DPCF, "trigger " RP1 " fatal"));
+	EXPECT_FALSE(uevent_wait(fd, "change", "/" NIC, begin, 1500));
+	close(fd);
+	EXPECT_EQ(1, dpc_field("contained"));
+	EXPECT_EQ(0x0005, cfg_read(RP1, DPC_STS, 2));	/* no Interrupt Status */
+	EXPECT_EQ(0xffffffff, cfg_read(NIC, 0, 4));
+	EXPECT_EQ(0, cfg_read(RP1, pcie + 0x12, 2) & LNKSTA_DLLLA);
+	/* Contained already: a second trigger is refused. */
+	EXPECT_EQ(-EBUSY, iohook_sysfs_write(DPCF, "trigger " RP1 " fatal"));
+	/* Release: the link and the device come back (reset: no BARs). */
+	ASSERT_EQ(0, cfg_write(RP1, DPC_STS, 2, 1));
+	EXPECT_EQ(0, dpc_field("contained"));
+	EXPECT_EQ(LNKSTA_DLLLA, cfg_read(RP1, pcie + 0x12, 2) & LNKSTA_DLLLA);
+	EXPECT_EQ(0x10d38086, cfg_read(NIC, 0, 4));
+	EXPECT_EQ(0, cfg_read(NIC, 0x10, 4) & ~0xfU);	/* BAR0 reset */
+	ASSERT_EQ(0, cfg_write(RP1, DPC_CTL, 2, 0x0009));
+	/* Its driver never heard: bring it back by hand. */
+	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" NIC "/remove", "1"));
+	ASSERT_EQ(0, iohook_sysfs_write("/sys/bus/pci/rescan", "1"));
+	ASSERT_EQ(0, nic_restore());
+}
+
+/* RP Busy held past the kernel's second: its "still busy" path. */
+TEST_F(dpc, rp_busy_held)
+{
+	int fd = iohook_uevent_open(0);
+	static const char *const failed[] = { "ERROR_EVENT=FAILED_RECOVERY", NULL };
+
+	ASSERT_GE(fd, 0);
+	mark("iohook_dpc: busy");
+	ASSERT_EQ(0, iohook_sysfs_write(DPCF, "trigger " RP1 " fatal busy=3000"));
+	EXPECT_TRUE(uevent_wait(fd, "change", "/" NIC, failed, 20000));
+	close(fd);
+	EXPECT_TRUE(log_has("iohook_dpc: busy", "root port still busy"));
+	EXPECT_TRUE(log_has("iohook_dpc: busy", "device recovery failed"));
+	/* The kernel gave up without releasing: the port is still contained. */
+	EXPECT_EQ(1, dpc_field("contained"));
+	ASSERT_EQ(0, cfg_write(RP1, DPC_STS, 2, 1));
+	EXPECT_EQ(0, dpc_field("contained"));
+	ASSERT_EQ(0, iohook_sysfs_write(PCI_DEVS "/" NIC "/remove", "1"));
+	ASSERT_EQ(0, iohook_sysfs_write("/sys/bus/pci/rescan", "1"));
+	ASSERT_EQ(0, nic_restore());
+}
+
+/* Refusals, each with its errno, and nothing changed. */
+TEST_F(dpc, refusals)
+{
+	/* Root port 2 has no DPC, real or made up. */
+	EXPECT_EQ(-ENODEV, iohook_sysfs_write(DPCF, "trigger " RP2 " fatal"));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(DPCF, "trigger " RP1 " bogus"));
+	EXPECT_EQ(-EINVAL, iohook_sysfs_write(DPCF, "trigger " RP1));
+	/* Non-fatal errors do not trigger when Control asks for fatal only. */
+	EXPECT_EQ(-EPERM, iohook_sysfs_write(DPCF, "trigger " RP1 " nonfatal"));
+	EXPECT_EQ(-EEXIST, iohook_sysfs_write(CAPS, "add " RP1 " dpc"));
+	EXPECT_EQ(-ENODEV, iohook_sysfs_write(CAPS, "add 0000:00:1f.7 dpc"));
+	EXPECT_EQ(-ENOENT, iohook_sysfs_write(CAPS, "remove " RP2 " dpc"));
+	EXPECT_EQ(0, dpc_field("triggers"));
+	EXPECT_EQ(0, dpc_field("contained"));
+}
+
+/* iohook(8): a trigger reported per device, and its documented codes. */
+TEST_F(dpc, cli_trigger_and_exit_codes)
+{
+	char out[2048];
+
+	EXPECT_EQ(0, cli(out, sizeof(out), "dpc %s trigger fatal", RP1)) TH_LOG("%s", out);
+	EXPECT_NE(NULL, strstr(out, NIC ": SUCCESSFUL_RECOVERY after "));
+	EXPECT_NE(NULL, strstr(out, "verdict: recovered"));
+	EXPECT_EQ(1, dpc_field("releases"));
+	/* No DPC on root port 2: 6, "not offered". */
+	EXPECT_EQ(6, cli(out, sizeof(out), "dpc %s trigger fatal", RP2));
+	EXPECT_NE(NULL, strstr(out, "has no DPC")) TH_LOG("%s", out);
+	/* Control enables ERR_FATAL only: 6 again, with the reason. */
+	EXPECT_EQ(6, cli(out, sizeof(out), "dpc %s trigger nonfatal", RP1));
+	EXPECT_NE(NULL, strstr(out, "does not enable")) TH_LOG("%s", out);
+	EXPECT_EQ(2, cli(out, sizeof(out), "dpc %s trigger sideways", RP1));
+	EXPECT_EQ(7, cli(out, sizeof(out), "dpc %s add", RP1));
+	EXPECT_TRUE(nic_works(self->ifname));
+}
+
+/*
+ * A rebind alone does not see a capability added after enumeration: it
+ * stays hidden (state=pending) until the port is removed and rescanned,
+ * and a trigger says so (EAGAIN).
+ */
+TEST_F(dpc, rebind_without_reenumeration)
+{
+	char caps[256], out[1024];
+
+	ASSERT_EQ(0, iohook_sysfs_write(CAPS, "remove " RP1 " dpc"));
+	ASSERT_EQ(0, reenumerate());
+	ASSERT_EQ(0, nic_restore());
+	ASSERT_EQ(0, iohook_sysfs_write(CAPS, "add " RP1 " dpc"));
+	ASSERT_GT(iohook_sysfs_read(CAPS, caps, sizeof(caps)), 0);
+	EXPECT_NE(NULL, strstr(caps, "state=pending"));
+	mark("iohook_dpc: rebind");
+	ASSERT_EQ(0, iohook_sysfs_write("/sys/bus/pci/drivers/pcieport/unbind", RP1));
+	ASSERT_EQ(0, iohook_sysfs_write("/sys/bus/pci/drivers/pcieport/bind", RP1));
+	EXPECT_FALSE(log_has("iohook_dpc: rebind", "DPC: enabled"));
+	run_cmd(out, sizeof(out), "lspci -s %s -vvv 2>/dev/null | grep -c 'Downstream Port Containment'", RP1);
+	EXPECT_EQ(0, atoi(out));
+	EXPECT_EQ(-EAGAIN, iohook_sysfs_write(DPCF, "trigger " RP1 " fatal"));
+	ASSERT_EQ(0, reenumerate());
+	ASSERT_GT(iohook_sysfs_read(CAPS, caps, sizeof(caps)), 0);
+	EXPECT_NE(NULL, strstr(caps, "state=visible"));
+	ASSERT_EQ(0, nic_restore());
+}
+
+/* Fifty containments in a row, each recovered: no hang, no leak. */
+TEST_F_TIMEOUT(dpc, fifty_in_a_row, 900)
+{
+	int i, recovered = 0;
+
+	for (i = 0; i < 50; i++) {
+		const char *v = trigger_and_wait("trigger " RP1 " fatal");
+
+		if (!strcmp(v, "recovered"))
+			recovered++;
+		else
+			TH_LOG("trigger %d: %s", i, v);
+		/* The fences of the last release are unbound before the next. */
+		WAIT_FOR(dpc_field("contained") == 0, 5000);
+	}
+	EXPECT_EQ(50, recovered);
+	EXPECT_EQ(50, dpc_field("triggers"));
+	EXPECT_EQ(50, dpc_field("releases"));
+	EXPECT_TRUE(nic_works(self->ifname));
+}
+
+TEST_HARNESS_MAIN
