@@ -37,8 +37,41 @@
 DEFINE_MUTEX(iohook_cap_mutex);
 LIST_HEAD(iohook_caps);
 
+/*
+ * Advanced Error Reporting for an endpoint that lacks it (QEMU's nvme):
+ * status write-1-to-clear, mask and severity read-write with the
+ * specification's default severities, no ECRC, the header log
+ * read-only. iohook aer and aer_inject then have registers to name, and
+ * the kernel's AER driver reads them when the port reports the device.
+ */
+#define AER_UNCOR_BITS	0x07fff030	/* Uncorrectable Error Status, 4..26 */
+#define AER_COR_BITS	0x0000f1c1	/* Correctable Error Status */
+
+static int iohook_aer_init(struct iohook_cap *cap, char *opts)
+{
+	if (*opts)
+		return -EINVAL;
+	cap->len = PCI_ERR_HEADER_LOG + 16;
+	cap->w1c[PCI_ERR_UNCOR_STATUS / 4] = AER_UNCOR_BITS;
+	cap->rw[PCI_ERR_UNCOR_MASK / 4] = AER_UNCOR_BITS;
+	cap->rw[PCI_ERR_UNCOR_SEVER / 4] = AER_UNCOR_BITS;
+	cap->regs[PCI_ERR_UNCOR_SEVER / 4] = 0x00462030;
+	cap->w1c[PCI_ERR_COR_STATUS / 4] = AER_COR_BITS;
+	cap->rw[PCI_ERR_COR_MASK / 4] = AER_COR_BITS;
+	cap->regs[PCI_ERR_COR_MASK / 4] = PCI_ERR_COR_ADV_NFAT;
+	return 0;
+}
+
+static const struct iohook_cap_type iohook_cap_aer = {
+	.name = "aer",
+	.id = PCI_EXT_CAP_ID_ERR,
+	.version = 1,
+	.init = iohook_aer_init,
+};
+
 static const struct iohook_cap_type *const iohook_cap_types[] = {
 	&iohook_cap_dpc,
+	&iohook_cap_aer,
 };
 
 #define to_regs_cap(ops) container_of(ops, struct iohook_cap, regs_model)

@@ -13,6 +13,7 @@
  * device lost. The teardown takes the capability away and enumerates the
  * port again, as it was.
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <net/if.h>
 #include <unistd.h>
@@ -80,22 +81,28 @@ static void mark(const char *text)
 }
 
 /*
- * "KEY=N" from the dpc file's line for RP1; -1 if absent. The registers
- * are hex, the counts decimal.
+ * "KEY=N" from the dpc file's line for @port; -1 if absent. The
+ * registers are hex, the counts decimal.
  */
-static long long dpc_field(const char *key)
+static long long dpc_port_field(const char *port, const char *key)
 {
-	char buf[512], pat[32];
+	char buf[1024], pat[48];
 	const char *p;
 
 	if (iohook_sysfs_read(DPCF, buf, sizeof(buf)) < 0)
 		return -1;
+	p = strstr(buf, port);
 	snprintf(pat, sizeof(pat), " %s=", key);
-	p = strstr(buf, pat);
+	p = p ? strstr(p, pat) : NULL;
 	if (!p)
 		return -1;
 	return strtoll(p + strlen(pat), NULL,
 		       strstr("control status source", key) ? 16 : 10);
+}
+
+static long long dpc_field(const char *key)
+{
+	return dpc_port_field(RP1, key);
 }
 
 /* Remove root port 1 and rescan: enumerated again, capabilities read. */
@@ -401,6 +408,176 @@ TEST_F_TIMEOUT(dpc, fifty_in_a_row, 900)
 	EXPECT_EQ(50, dpc_field("triggers"));
 	EXPECT_EQ(50, dpc_field("releases"));
 	EXPECT_TRUE(nic_works(self->ifname));
+}
+
+/*
+ * Below root ports 3 and 4 (vm-run adds them): a second NVMe controller,
+ * whose driver has error handlers, and a virtio disk, whose driver has
+ * none (the negative control).
+ */
+#define RP3	"0000:00:1e.0"
+#define RP4	"0000:00:1e.1"
+#define NVME2	"0000:03:00.0"
+#define VBLK	"0000:04:00.0"
+#define IMG_SIZE	(1 << 20)
+
+/* Remove @bdf and rescan, waiting until @then (a function) is back. */
+static int reenumerate_dev(const char *bdf, const char *then)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), PCI_DEVS "/%s/remove", bdf);
+	if (iohook_sysfs_write(path, "1") ||
+	    iohook_sysfs_write("/sys/bus/pci/rescan", "1"))
+		return -1;
+	return WAIT_FOR(path_exists(PCI_DEVS "/%s/driver", then), 15000) ? 0 : -1;
+}
+
+/* The NVMe namespace below @bdf, read whole, equals the image. */
+static bool nvme_matches_image(const char *bdf, const char *image)
+{
+	char ctrl[16], path[64], *want = malloc(IMG_SIZE), *got = NULL;
+	bool same = false;
+	int fd = -1, img;
+
+	img = open(image, O_RDONLY);
+	if (!want || img < 0 || pread(img, want, IMG_SIZE, 0) != IMG_SIZE)
+		goto out;
+	if (!WAIT_FOR(nvme_ctrl_of(bdf, ctrl, sizeof(ctrl)) == 0, 10000))
+		goto out;
+	snprintf(path, sizeof(path), "/dev/%sn1", ctrl);
+	if (!WAIT_FOR(path_exists("%s", path), 10000) ||
+	    posix_memalign((void **)&got, 4096, IMG_SIZE))
+		goto out;
+	fd = open(path, O_RDONLY | O_DIRECT);
+	same = fd >= 0 && pread(fd, got, IMG_SIZE, 0) == IMG_SIZE &&
+	       !memcmp(got, want, IMG_SIZE);
+out:
+	if (fd >= 0)
+		close(fd);
+	if (img >= 0)
+		close(img);
+	free(got);
+	free(want);
+	return same;
+}
+
+FIXTURE(below)
+{
+	const char *nvme_image;
+};
+
+FIXTURE_SETUP(below)
+{
+	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
+	self->nvme_image = getenv("IOHOOK_NVME2_IMAGE");
+	/* vm-run's machine has them, and says where the NVMe's image is. */
+	if (!self->nvme_image)
+		SKIP(return, "no second NVMe image (IOHOOK_NVME2_IMAGE, set by vm-run)");
+	ASSERT_TRUE(path_exists(PCI_DEVS "/" NVME2 "/driver"));
+	ASSERT_TRUE(path_exists(PCI_DEVS "/" VBLK "/driver"));
+}
+
+FIXTURE_TEARDOWN(below)
+{
+	if (iohook_sysfs_write(CAPS, "remove " RP3 " dpc") == 0)
+		reenumerate_dev(RP3, NVME2);
+	if (iohook_sysfs_write(CAPS, "remove " RP4 " dpc") == 0)
+		reenumerate_dev(RP4, VBLK);
+	if (iohook_sysfs_write(CAPS, "remove " NVME2 " aer") == 0)
+		reenumerate_dev(NVME2, NVME2);
+	iohook_sysfs_write(OVR(NVME2) "/remove", "all");
+	iohook_sysfs_write(OVR(RP3) "/remove", "all");
+}
+
+/* The NVMe's error handlers recover it from containment, data intact. */
+TEST_F(below, nvme_recovers_from_containment)
+{
+	static const char *const ok[] = { "ERROR_EVENT=SUCCESSFUL_RECOVERY", NULL };
+	int fd;
+
+	ASSERT_EQ(0, iohook_sysfs_write(CAPS, "add " RP3 " dpc"));
+	ASSERT_EQ(0, reenumerate_dev(RP3, NVME2));
+	EXPECT_EQ(1, count_lines("lspci -s " RP3 " -vvv", "Downstream Port Containment"));
+	ASSERT_TRUE(nvme_matches_image(NVME2, self->nvme_image));
+	fd = iohook_uevent_open(0);
+	ASSERT_GE(fd, 0);
+	mark("iohook_dpc: nvme");
+	ASSERT_EQ(0, iohook_sysfs_write(DPCF, "trigger " RP3 " fatal"));
+	EXPECT_TRUE(uevent_wait(fd, "change", "/" NVME2, ok, 30000));
+	close(fd);
+	EXPECT_TRUE(log_has("iohook_dpc: nvme", "AER: device recovery successful"));
+	EXPECT_TRUE(nvme_matches_image(NVME2, self->nvme_image));
+}
+
+/*
+ * virtio_pci has no error handlers: the kernel says so, reports the
+ * recovery failed, and the device, reset by the link's loss, stays
+ * reset under its driver (virtio status 0: not even ACKNOWLEDGE).
+ */
+TEST_F(below, virtio_without_handlers_not_recovered)
+{
+	static const char *const failed[] = { "ERROR_EVENT=FAILED_RECOVERY", NULL };
+	char status[16], vdev[64] = "", path[160];
+	struct dirent *e;
+	DIR *d;
+	int fd;
+
+	ASSERT_EQ(0, iohook_sysfs_write(CAPS, "add " RP4 " dpc"));
+	ASSERT_EQ(0, reenumerate_dev(RP4, VBLK));
+	d = opendir(PCI_DEVS "/" VBLK);
+	while (d && (e = readdir(d)))
+		if (!strncmp(e->d_name, "virtio", 6))
+			snprintf(vdev, sizeof(vdev), "%.63s", e->d_name);
+	if (d)
+		closedir(d);
+	ASSERT_NE(0, vdev[0]);
+	snprintf(path, sizeof(path), PCI_DEVS "/" VBLK "/%s/status", vdev);
+	ASSERT_GT(iohook_sysfs_read(path, status, sizeof(status)), 0);
+	EXPECT_STREQ("0x0000000f", status);
+	fd = iohook_uevent_open(0);
+	ASSERT_GE(fd, 0);
+	mark("iohook_dpc: virtio");
+	ASSERT_EQ(0, iohook_sysfs_write(DPCF, "trigger " RP4 " fatal"));
+	EXPECT_TRUE(uevent_wait(fd, "change", "/" VBLK, failed, 30000));
+	close(fd);
+	EXPECT_TRUE(log_has("iohook_dpc: virtio", "recover (no error_detected callback)"));
+	EXPECT_TRUE(log_has("iohook_dpc: virtio", "device recovery failed"));
+	EXPECT_TRUE(WAIT_FOR(dpc_port_field(RP4, "contained") == 0, 5000));
+	ASSERT_GT(iohook_sysfs_read(path, status, sizeof(status)), 0);
+	EXPECT_STREQ("0x00000000", status);
+}
+
+/*
+ * QEMU's nvme has no AER capability: one made up at 0x100 lets
+ * iohook aer name it, and the kernel's AER driver reports and recovers
+ * a non-fatal error through it.
+ */
+TEST_F(below, aer_on_nvme_through_added_capability)
+{
+	long long tot;
+	char out[2048];
+	FILE *f;
+
+	ASSERT_EQ(0, iohook_sysfs_write(CAPS, "add " NVME2 " aer"));
+	ASSERT_EQ(0, reenumerate_dev(NVME2, NVME2));
+	EXPECT_EQ(1, count_lines("lspci -s " NVME2 " -vvv",
+				 "Capabilities: [100 v1] Advanced Error Reporting"));
+	EXPECT_EQ(0x00010001, cfg_read(NVME2, 0x100, 4));
+	EXPECT_EQ(0x00462030, cfg_read(NVME2, 0x10c, 4));	/* default severity */
+	tot = aer_counter(NVME2, "aer_dev_nonfatal", "TOTAL_ERR_NONFATAL");
+	ASSERT_EQ(0, tot);
+	f = fopen("/tmp/iohook-dpc-aer.txt", "w");
+	/* aer-inject's language: a non-fatal Completion Timeout. */
+	ASSERT_NE(NULL, f);
+	fputs("AER\nUNCOR_STATUS COMP_TIME\nHEADER_LOG 0 1 2 3\n", f);
+	fclose(f);
+	EXPECT_EQ(0, cli(out, sizeof(out), "aer -s %s /tmp/iohook-dpc-aer.txt", NVME2))
+		TH_LOG("%s", out);
+	EXPECT_TRUE(WAIT_FOR(aer_counter(NVME2, "aer_dev_nonfatal",
+					 "TOTAL_ERR_NONFATAL") == 1, 10000));
+	EXPECT_EQ(1, aer_counter(NVME2, "aer_dev_nonfatal", "CmpltTO"));
+	EXPECT_TRUE(nvme_matches_image(NVME2, self->nvme_image));
 }
 
 TEST_HARNESS_MAIN

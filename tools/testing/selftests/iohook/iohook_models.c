@@ -365,7 +365,6 @@ TEST_F(models, e1000e_nvm_modelled_mac)
 }
 
 #define NVME		"0000:00:05.0"
-#define NVME_BLK	"nvme0n1"
 #define NVME_SIZE	(1 << 20)
 
 /* Read @len bytes at @off of the namespace, uncached; the time it took. */
@@ -391,7 +390,7 @@ static void kmsg(const char *text)
 TEST_F(models, nvme_lost_doorbell_reset)
 {
 	const char *image = getenv("IOHOOK_NVME_IMAGE");
-	char state[32], *want, *got = NULL;
+	char state[32], ctrl[16], blk[64], path[128], *want, *got = NULL;
 	long long ms[3];
 	int fd, img, i;
 
@@ -399,7 +398,9 @@ TEST_F(models, nvme_lost_doorbell_reset)
 	if (!image)
 		SKIP(return, "no NVMe namespace image (IOHOOK_NVME_IMAGE, set by vm-run)");
 	ASSERT_TRUE(path_exists(PCI_DEVS "/" NVME "/nvme"));
-	ASSERT_TRUE(path_exists("/sys/block/" NVME_BLK));
+	ASSERT_EQ(0, nvme_ctrl_of(NVME, ctrl, sizeof(ctrl)));
+	snprintf(blk, sizeof(blk), "%sn1", ctrl);
+	ASSERT_TRUE(path_exists("/sys/block/%s", blk));
 	want = malloc(NVME_SIZE);
 	ASSERT_NE(NULL, want);
 	img = open(image, O_RDONLY);
@@ -407,10 +408,12 @@ TEST_F(models, nvme_lost_doorbell_reset)
 	ASSERT_EQ(NVME_SIZE, pread(img, want, NVME_SIZE, 0));
 	close(img);
 	ASSERT_EQ(0, posix_memalign((void **)&got, 4096, NVME_SIZE));
-	fd = open("/dev/" NVME_BLK, O_RDONLY | O_DIRECT);
+	snprintf(path, sizeof(path), "/dev/%s", blk);
+	fd = open(path, O_RDONLY | O_DIRECT);
 	ASSERT_LE(0, fd);
 	/* Timeouts of 2 s, so the lost command costs seconds, not 30. */
-	ASSERT_EQ(0, iohook_sysfs_write("/sys/block/" NVME_BLK "/queue/io_timeout", "2000"));
+	snprintf(path, sizeof(path), "/sys/block/%s/queue/io_timeout", blk);
+	ASSERT_EQ(0, iohook_sysfs_write(path, "2000"));
 	ASSERT_EQ(0, cli(self->out, sizeof(self->out),
 			 "model load %s/nvme_reset.bpf.o %s bar0+0 2000", models_dir, NVME));
 	kmsg("iohook_models: nvme reads start\n");
@@ -425,7 +428,8 @@ TEST_F(models, nvme_lost_doorbell_reset)
 		"dmesg | sed -n '/iohook_models: nvme reads start/,$p'");
 	EXPECT_NE(NULL, strstr(self->out, "controller is down; will reset: CSTS=0x3"))
 		TH_LOG("%s", self->out);
-	EXPECT_TRUE(WAIT_FOR(iohook_sysfs_read("/sys/class/nvme/nvme0/state", state,
+	snprintf(path, sizeof(path), "/sys/class/nvme/%s/state", ctrl);
+	EXPECT_TRUE(WAIT_FOR(iohook_sysfs_read(path, state,
 					       sizeof(state)) > 0 &&
 			     !strcmp(state, "live"), 10000));
 	EXPECT_LE(3, model_count("nvme_reset", "writes"));

@@ -335,4 +335,28 @@ static inline int run_cmd(char *buf, size_t len, const char *fmt, ...)
 	return pclose(f);
 }
 
+/*
+ * The NVMe controller of the PCI function @bdf, "nvmeN", in @name:
+ * controllers probe asynchronously, so their numbers follow no order.
+ * 0, or -1 if it has none.
+ */
+static inline int nvme_ctrl_of(const char *bdf, char *name, size_t len)
+{
+	char path[128];
+	struct dirent *e;
+	DIR *d;
+	int ret = -1;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/nvme", bdf);
+	d = opendir(path);
+	while (d && (e = readdir(d)))
+		if (!strncmp(e->d_name, "nvme", 4)) {
+			snprintf(name, len, "%.15s", e->d_name);
+			ret = 0;
+		}
+	if (d)
+		closedir(d);
+	return ret;
+}
+
 #endif
