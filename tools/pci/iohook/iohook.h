@@ -98,6 +98,7 @@ int cmd_memory(int argc, char **argv);
 int cmd_ioh(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_dpc(int argc, char **argv);
+int cmd_recover(int argc, char **argv);
 
 /* acpi_hotplug.c: the I/O register block of a firmware hotplug interface */
 unsigned long acpi_io_block(const char *uid, unsigned long dflt);

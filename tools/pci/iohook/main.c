@@ -86,6 +86,16 @@ static const struct command commands[] = {
 	  "uncor, software, rp-pio; -s: the source device; --busy: RP Busy\n"
 	  "held MS ms) and waits until the kernel recovered what is below it,\n"
 	  "printing each device's verdict; remove puts PORT back as it was." },
+	{ "recover", cmd_recover, true, true, true,
+	  "[DEVICE|PORT|all] [--errors LIST] [--json]",
+	  "Which drivers recover from which errors: each class of LIST\n"
+	  "(default all: aer-cor, aer-nonfatal, aer-fatal, dpc-fatal,\n"
+	  "dpc-software) is raised in turn against each PCIe endpoint below\n"
+	  "a root port (or the device, or those below the port named); a row\n"
+	  "says the driver, whether it has error handlers, the kernel's\n"
+	  "verdict, the time, whether the device works afterwards (its own\n"
+	  "probe) and whether the kernel splatted. DPC classes make up the\n"
+	  "port's DPC for the run when it has none. Progress on stderr." },
 	{ "ioh", cmd_ioh, true, false, true, "N add|remove",
 	  "ACPI I/O hub hotplug: host bridge N of the firmware (\\_SB.IOHN, from\n"
 	  "scripts/firmware/q35-ioh-ssdt.asl) appears with a test device on its\n"

@@ -368,7 +368,7 @@ TEST_F(dpc, cli_trigger_and_exit_codes)
  */
 TEST_F(dpc, rebind_without_reenumeration)
 {
-	char caps[256], out[1024];
+	char caps[256];
 
 	ASSERT_EQ(0, iohook_sysfs_write(CAPS, "remove " RP1 " dpc"));
 	ASSERT_EQ(0, reenumerate());
@@ -380,8 +380,7 @@ TEST_F(dpc, rebind_without_reenumeration)
 	ASSERT_EQ(0, iohook_sysfs_write("/sys/bus/pci/drivers/pcieport/unbind", RP1));
 	ASSERT_EQ(0, iohook_sysfs_write("/sys/bus/pci/drivers/pcieport/bind", RP1));
 	EXPECT_FALSE(log_has("iohook_dpc: rebind", "DPC: enabled"));
-	run_cmd(out, sizeof(out), "lspci -s %s -vvv 2>/dev/null | grep -c 'Downstream Port Containment'", RP1);
-	EXPECT_EQ(0, atoi(out));
+	EXPECT_EQ(0, count_lines("lspci -s " RP1 " -vvv", "Downstream Port Containment"));
 	EXPECT_EQ(-EAGAIN, iohook_sysfs_write(DPCF, "trigger " RP1 " fatal"));
 	ASSERT_EQ(0, reenumerate());
 	ASSERT_GT(iohook_sysfs_read(CAPS, caps, sizeof(caps)), 0);
@@ -419,7 +418,7 @@ TEST_F_TIMEOUT(dpc, fifty_in_a_row, 900)
 #define RP4	"0000:00:1e.1"
 #define NVME2	"0000:03:00.0"
 #define VBLK	"0000:04:00.0"
-#define IMG_SIZE	(1 << 20)
+#define IMG_SIZE	0x100000	/* 1 MiB, as vm-run makes them */
 
 /* Remove @bdf and rescan, waiting until @then (a function) is back. */
 static int reenumerate_dev(const char *bdf, const char *then)
@@ -469,6 +468,7 @@ FIXTURE(below)
 
 FIXTURE_SETUP(below)
 {
+	find_cli();
 	ASSERT_EQ(0, iohook_sysfs_write(ARMED, "1"));
 	self->nvme_image = getenv("IOHOOK_NVME2_IMAGE");
 	/* vm-run's machine has them, and says where the NVMe's image is. */
@@ -578,6 +578,58 @@ TEST_F(below, aer_on_nvme_through_added_capability)
 					 "TOTAL_ERR_NONFATAL") == 1, 10000));
 	EXPECT_EQ(1, aer_counter(NVME2, "aer_dev_nonfatal", "CmpltTO"));
 	EXPECT_TRUE(nvme_matches_image(NVME2, self->nvme_image));
+}
+
+/*
+ * iohook recover: a row per device and class. The e1000e (its port
+ * given DPC for the run), the NVMe and the virtio disk: their drivers'
+ * verdicts, and the probes of their functions afterwards.
+ */
+/* Does the --json report have this row (and, given @works, that probe)? */
+static bool has_row(const char *out, const char *dev, const char *port,
+		    const char *driver, const char *cls, const char *handlers,
+		    const char *verdict, const char *works)
+{
+	char row[512];
+	const char *p, *q, *end;
+
+	snprintf(row, sizeof(row), "\"device\": \"%s\", \"port\": \"%s\", ",
+		 dev, port);
+	snprintf(row + strlen(row), sizeof(row) - strlen(row),
+		 "\"driver\": \"%s\", \"class\": \"%s\", ", driver, cls);
+	snprintf(row + strlen(row), sizeof(row) - strlen(row),
+		 "\"handlers\": \"%s\", \"verdict\": \"%s\", ", handlers, verdict);
+	p = strstr(out, row);
+	if (!p || !works)
+		return p;
+	end = strchr(p, '}');
+	snprintf(row, sizeof(row), "\"works\": \"%s\"", works);
+	q = strstr(p, row);
+	return q && end && q < end;
+}
+
+TEST_F_TIMEOUT(below, recover_report, 600)
+{
+	static char out[16384];
+
+	ASSERT_EQ(0, nic_restore());
+	EXPECT_EQ(0, cli(out, sizeof(out), "--json recover all --errors aer-nonfatal,dpc-fatal"))
+		TH_LOG("%s", out);
+	EXPECT_TRUE(has_row(out, NIC, RP1, "e1000e", "aer-nonfatal", "yes", "recovered",
+			    "yes (carrier, tx)"));
+	EXPECT_TRUE(has_row(out, NIC, RP1, "e1000e", "dpc-fatal", "yes", "recovered",
+			    "yes (carrier, tx)"));
+	EXPECT_TRUE(has_row(out, NVME2, RP3, "nvme", "aer-nonfatal", "?", "n/a (no AER)", NULL));
+	EXPECT_TRUE(has_row(out, NVME2, RP3, "nvme", "dpc-fatal", "yes", "recovered",
+			    "yes (read)"));
+	/* virtio_pci has no handlers: not recovered, the device left reset. */
+	EXPECT_TRUE(has_row(out, VBLK, RP4, "virtio-pci", "dpc-fatal", "no", "not recovered",
+			    "no (device reset: virtio status 0)"));
+	/* The ports' made-up DPC is gone again. */
+	EXPECT_EQ(-1, dpc_port_field(RP3, "triggers"));
+	/* The virtio disk is still reset: enumerate it again. */
+	EXPECT_EQ(0, reenumerate_dev(VBLK, VBLK));
+	EXPECT_EQ(0, nic_restore());
 }
 
 TEST_HARNESS_MAIN
