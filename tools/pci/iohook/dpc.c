@@ -75,26 +75,10 @@ static int reenumerate(const char *sysname)
 static int wait_recovery(int fd, long long t0, long long deadline)
 {
 	int begun = 0, ok = 0, failed = 0;
-	char buf[8192];
+	char dev[32], ev[32];
 
-	while (begun == 0 || ok + failed < begun) {
-		int ms = deadline - now_ms();
-		const char *devpath = NULL, *ev = NULL, *p;
-		ssize_t n;
-
-		if (ms <= 0)
-			break;
-		n = iohook_uevent_recv(fd, buf, sizeof(buf), &ms);
-		if (n <= 0)
-			continue;
-		for (p = buf; p < buf + n; p += strlen(p) + 1) {
-			if (!strncmp(p, "DEVPATH=", 8))
-				devpath = p + 8;
-			else if (!strncmp(p, "ERROR_EVENT=", 12))
-				ev = p + 12;
-		}
-		if (!ev || !devpath)
-			continue;
+	while ((begun == 0 || ok + failed < begun) &&
+	       recovery_next(fd, deadline, dev, ev)) {
 		if (!strcmp(ev, "BEGIN_RECOVERY")) {
 			begun++;
 			continue;
@@ -103,8 +87,7 @@ static int wait_recovery(int fd, long long t0, long long deadline)
 			ok++;
 		else
 			failed++;
-		printf("%s: %s after %lld ms\n", strrchr(devpath, '/') + 1, ev,
-		       now_ms() - t0);
+		printf("%s: %s after %lld ms\n", dev, ev, now_ms() - t0);
 	}
 	if (!begun) {
 		printf("no recovery began (is DPC's interrupt enabled?)\n");

@@ -63,6 +63,7 @@ int wait_cleared(const char *dir, const char *name, unsigned long long bits,
 int recovery_watch(void);
 void recovery_unwatch(void);
 int recovery_wait(long long deadline);
+bool recovery_next(int fd, long long deadline, char *dev, char *ev);
 
 /* pcie.c: devices, capabilities, ports and vectors, through libpci */
 struct pci_dev;

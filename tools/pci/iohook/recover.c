@@ -177,27 +177,12 @@ static bool splatted(void)
  */
 static void wait_verdict(int fd, const char *bdf, long long deadline, struct row *r)
 {
+	char dev[32], ev[32];
 	bool began = false;
-	char buf[8192];
 
 	snprintf(r->verdict, sizeof(r->verdict), "no recovery event");
-	for (;;) {
-		int ms = deadline - now_ms();
-		const char *devpath = NULL, *ev = NULL, *p;
-		ssize_t n;
-
-		if (ms <= 0)
-			break;
-		n = iohook_uevent_recv(fd, buf, sizeof(buf), &ms);
-		if (n <= 0)
-			continue;
-		for (p = buf; p < buf + n; p += strlen(p) + 1) {
-			if (!strncmp(p, "DEVPATH=", 8))
-				devpath = p + 8;
-			else if (!strncmp(p, "ERROR_EVENT=", 12))
-				ev = p + 12;
-		}
-		if (!ev || !devpath || strcmp(strrchr(devpath, '/') + 1, bdf))
+	while (recovery_next(fd, deadline, dev, ev)) {
+		if (strcmp(dev, bdf))
 			continue;
 		if (!strcmp(ev, "BEGIN_RECOVERY")) {
 			began = true;

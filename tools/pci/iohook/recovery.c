@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <linux/netlink.h>
 #include <poll.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -128,5 +129,45 @@ int recovery_wait(long long deadline)
 		if (left <= 0)
 			return -ETIME;
 		poll(&pfd, 1, left);
+	}
+}
+
+/**
+ * recovery_next() - the next ERROR_EVENT uevent on @fd, before @deadline
+ * @fd: a socket from iohook_uevent_open()
+ * @deadline: now_ms() value to give up at
+ * @dev: the device's name (the DEVPATH's last part), at least 32 bytes
+ * @ev: the event (BEGIN_RECOVERY, SUCCESSFUL_RECOVERY, FAILED_RECOVERY),
+ *	at least 32 bytes
+ *
+ * Other uevents are skipped.
+ *
+ * Return: true with @dev and @ev set, false at the deadline.
+ */
+bool recovery_next(int fd, long long deadline, char *dev, char *ev)
+{
+	char buf[8192];
+
+	for (;;) {
+		int ms = deadline - now_ms();
+		const char *devpath = NULL, *event = NULL, *p;
+		ssize_t n;
+
+		if (ms <= 0)
+			return false;
+		n = iohook_uevent_recv(fd, buf, sizeof(buf), &ms);
+		if (n <= 0)
+			continue;
+		for (p = buf; p < buf + n; p += strlen(p) + 1) {
+			if (!strncmp(p, "DEVPATH=", 8))
+				devpath = p + 8;
+			else if (!strncmp(p, "ERROR_EVENT=", 12))
+				event = p + 12;
+		}
+		if (!event || !devpath || !strrchr(devpath, '/'))
+			continue;
+		snprintf(dev, 32, "%.31s", strrchr(devpath, '/') + 1);
+		snprintf(ev, 32, "%.31s", event);
+		return true;
 	}
 }

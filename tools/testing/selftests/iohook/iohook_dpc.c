@@ -142,6 +142,23 @@ static const char *trigger_and_wait(const char *line)
 	return verdict;
 }
 
+/* Write @line to the dpc file; did @dev then send ERROR_EVENT=@event? */
+static bool trigger_until(const char *line, const char *dev, const char *event,
+			  int ms)
+{
+	char var[64];
+	const char *const vars[] = { var, NULL };
+	int fd = iohook_uevent_open(0);
+	bool seen;
+
+	snprintf(var, sizeof(var), "ERROR_EVENT=%s", event);
+	seen = fd >= 0 && !iohook_sysfs_write(DPCF, line) &&
+	       uevent_wait(fd, "change", dev, vars, ms);
+	if (fd >= 0)
+		close(fd);
+	return seen;
+}
+
 FIXTURE(dpc)
 {
 	char ifname[IFNAMSIZ];
@@ -306,14 +323,9 @@ TEST_F(dpc, interrupt_disabled_no_recovery)
 /* RP Busy held past the kernel's second: its "still busy" path. */
 TEST_F(dpc, rp_busy_held)
 {
-	int fd = iohook_uevent_open(0);
-	static const char *const failed[] = { "ERROR_EVENT=FAILED_RECOVERY", NULL };
-
-	ASSERT_GE(fd, 0);
 	mark("iohook_dpc: busy");
-	ASSERT_EQ(0, iohook_sysfs_write(DPCF, "trigger " RP1 " fatal busy=3000"));
-	EXPECT_TRUE(uevent_wait(fd, "change", "/" NIC, failed, 20000));
-	close(fd);
+	EXPECT_TRUE(trigger_until("trigger " RP1 " fatal busy=3000", "/" NIC,
+				  "FAILED_RECOVERY", 20000));
 	EXPECT_TRUE(log_has("iohook_dpc: busy", "root port still busy"));
 	EXPECT_TRUE(log_has("iohook_dpc: busy", "device recovery failed"));
 	/* The kernel gave up without releasing: the port is still contained. */
@@ -493,19 +505,13 @@ FIXTURE_TEARDOWN(below)
 /* The NVMe's error handlers recover it from containment, data intact. */
 TEST_F(below, nvme_recovers_from_containment)
 {
-	static const char *const ok[] = { "ERROR_EVENT=SUCCESSFUL_RECOVERY", NULL };
-	int fd;
-
 	ASSERT_EQ(0, iohook_sysfs_write(CAPS, "add " RP3 " dpc"));
 	ASSERT_EQ(0, reenumerate_dev(RP3, NVME2));
 	EXPECT_EQ(1, count_lines("lspci -s " RP3 " -vvv", "Downstream Port Containment"));
 	ASSERT_TRUE(nvme_matches_image(NVME2, self->nvme_image));
-	fd = iohook_uevent_open(0);
-	ASSERT_GE(fd, 0);
 	mark("iohook_dpc: nvme");
-	ASSERT_EQ(0, iohook_sysfs_write(DPCF, "trigger " RP3 " fatal"));
-	EXPECT_TRUE(uevent_wait(fd, "change", "/" NVME2, ok, 30000));
-	close(fd);
+	EXPECT_TRUE(trigger_until("trigger " RP3 " fatal", "/" NVME2, "SUCCESSFUL_RECOVERY",
+				  30000));
 	EXPECT_TRUE(log_has("iohook_dpc: nvme", "AER: device recovery successful"));
 	EXPECT_TRUE(nvme_matches_image(NVME2, self->nvme_image));
 }
@@ -517,11 +523,9 @@ TEST_F(below, nvme_recovers_from_containment)
  */
 TEST_F(below, virtio_without_handlers_not_recovered)
 {
-	static const char *const failed[] = { "ERROR_EVENT=FAILED_RECOVERY", NULL };
 	char status[16], vdev[64] = "", path[160];
 	struct dirent *e;
 	DIR *d;
-	int fd;
 
 	ASSERT_EQ(0, iohook_sysfs_write(CAPS, "add " RP4 " dpc"));
 	ASSERT_EQ(0, reenumerate_dev(RP4, VBLK));
@@ -535,12 +539,9 @@ TEST_F(below, virtio_without_handlers_not_recovered)
 	snprintf(path, sizeof(path), PCI_DEVS "/" VBLK "/%s/status", vdev);
 	ASSERT_GT(iohook_sysfs_read(path, status, sizeof(status)), 0);
 	EXPECT_STREQ("0x0000000f", status);
-	fd = iohook_uevent_open(0);
-	ASSERT_GE(fd, 0);
 	mark("iohook_dpc: virtio");
-	ASSERT_EQ(0, iohook_sysfs_write(DPCF, "trigger " RP4 " fatal"));
-	EXPECT_TRUE(uevent_wait(fd, "change", "/" VBLK, failed, 30000));
-	close(fd);
+	EXPECT_TRUE(trigger_until("trigger " RP4 " fatal", "/" VBLK, "FAILED_RECOVERY",
+				  30000));
 	EXPECT_TRUE(log_has("iohook_dpc: virtio", "recover (no error_detected callback)"));
 	EXPECT_TRUE(log_has("iohook_dpc: virtio", "device recovery failed"));
 	EXPECT_TRUE(WAIT_FOR(dpc_port_field(RP4, "contained") == 0, 5000));
