@@ -398,8 +398,8 @@ TEST_F(cli, aer_files_and_their_errors)
 	put_file("/tmp/aer-bad", "AER COR RCVR\n");
 	EXPECT_SAYS(9, "/tmp/aer-bad:1: this error names no device (PCI_ID, or -s)\n",
 		    "aer /tmp/aer-bad");
-	EXPECT_SAYS(5, "iohook: aer: no such PCI device: 0000:03:00.0\n",
-		    "aer -s 03:00.0 /tmp/aer-bad");
+	EXPECT_SAYS(5, "iohook: aer: no such PCI device: 0000:0f:00.0\n",
+		    "aer -s 0f:00.0 /tmp/aer-bad");
 	EXPECT_SAYS(6, "iohook: aer: 0000:00:1f.0 has no AER capability\n",
 		    "aer -s 00:1f.0 /tmp/aer-bad");
 	EXPECT_EQ(1, cli(o, n, "aer /tmp/no-such-file"));	/* a file, not a device */

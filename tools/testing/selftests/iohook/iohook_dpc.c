@@ -13,6 +13,7 @@
  * device lost. The teardown takes the capability away and enumerates the
  * port again, as it was.
  */
+#define _GNU_SOURCE	/* O_DIRECT */
 #include <dirent.h>
 #include <fcntl.h>
 #include <net/if.h>
