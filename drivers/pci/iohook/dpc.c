@@ -552,7 +552,7 @@ static int iohook_dpc_parse(char *s, struct iohook_dpc *dpc,
 
 /**
  * iohook_dpc_trigger_line() - "trigger PORT REASON [source=..] [busy=MS]"
- * @line: the dpc file's line, NUL-terminated
+ * @line: the dpc file's line, NUL-terminated; parsed in place
  *
  * REASON: uncor, nonfatal, fatal, rp-pio (needs rpext), software. The
  * source defaults to device 0 of the port's secondary bus.
@@ -562,27 +562,21 @@ static int iohook_dpc_parse(char *s, struct iohook_dpc *dpc,
  * (contained already), -EPERM (DPC Control does not enable the trigger),
  * or -ENOMEM.
  */
-int iohook_dpc_trigger_line(const char *line)
+int iohook_dpc_trigger_line(char *line)
 {
+	char *s = strim(line), *verb, *port;
 	struct iohook_dpc_req req = { };
 	struct iohook_cap *cap;
-	char *copy, *s, *verb, *port;
 	struct pci_dev *pdev;
 	u32 domain;
 	u8 bus, devfn;
 	int ret;
 
-	copy = kstrdup(line, GFP_KERNEL);
-	if (!copy)
-		return -ENOMEM;
-	s = strim(copy);
 	verb = strsep(&s, " ");
 	port = strsep(&s, " ");
-	ret = -EINVAL;
-	if (strcmp(verb, "trigger") || !port || !s)
-		goto out;
-	if (iohook_cap_parse_bdf(port, &domain, &bus, &devfn))
-		goto out;
+	if (strcmp(verb, "trigger") || !port || !s ||
+	    iohook_cap_parse_bdf(port, &domain, &bus, &devfn))
+		return -EINVAL;
 
 	mutex_lock(&iohook_cap_mutex);
 	cap = iohook_cap_find(domain, bus, devfn, PCI_EXT_CAP_ID_DPC);
@@ -599,8 +593,6 @@ int iohook_dpc_trigger_line(const char *line)
 			ret = iohook_dpc_contain(cap->dpc, &req);
 	}
 	mutex_unlock(&iohook_cap_mutex);
-out:
-	kfree(copy);
 	return ret;
 }
 

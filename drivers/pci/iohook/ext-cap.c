@@ -342,7 +342,7 @@ static void iohook_cap_unbind(struct iohook_cap *cap)
 
 /**
  * iohook_cap_add() - make up a capability: "DDDD:BB:DD.F TYPE [at=OFF] ..."
- * @line: the caps line after "add", NUL-terminated
+ * @line: the caps line after "add", NUL-terminated; parsed in place
  *
  * Every check comes before any change: on error nothing was added.
  *
@@ -351,24 +351,20 @@ static void iohook_cap_unbind(struct iohook_cap *cap)
  * up or real), -ERANGE or -EBUSY (no room at the offset asked for or
  * found), -EIO, or -ENOMEM.
  */
-int iohook_cap_add(const char *line)
+int iohook_cap_add(char *line)
 {
 	const struct iohook_cap_type *type;
 	struct pci_dev *pdev = NULL;
 	struct iohook_cap *cap;
-	char *copy, *rest, *opts;
+	char *rest = strim(line), *opts;
 	unsigned int want = 0;
 	u32 domain;
 	u8 bus, devfn;
 	int ret;
 
-	copy = kstrdup(line, GFP_KERNEL);
-	if (!copy)
-		return -ENOMEM;
-	rest = strim(copy);
 	ret = iohook_cap_parse_target(&rest, &domain, &bus, &devfn, &type);
 	if (ret)
-		goto free_copy;
+		return ret;
 	/* "at=OFFSET" may come anywhere; the type takes one word more. */
 	opts = "";
 	while (*rest) {
@@ -384,12 +380,11 @@ int iohook_cap_add(const char *line)
 			ret = -EINVAL;
 		}
 		if (ret)
-			goto free_copy;
+			return ret;
 	}
 	cap = kzalloc(sizeof(*cap), GFP_KERNEL);
-	ret = -ENOMEM;
 	if (!cap)
-		goto free_copy;
+		return -ENOMEM;
 	cap->type = type;
 	cap->domain = domain;
 	cap->bus = bus;
@@ -438,36 +433,29 @@ unlock:
 		type->destroy(cap);
 free_cap:
 	kfree(cap);
-free_copy:
-	kfree(copy);
 	return ret;
 }
 
 /**
  * iohook_cap_remove() - take a made-up capability away: "DDDD:BB:DD.F TYPE"
- * @line: the caps line after "remove"
+ * @line: the caps line after "remove"; parsed in place
  *
  * The function's cached view of it stays until it is enumerated again.
  *
  * Return: 0, -EINVAL (malformed) or -ENOENT (no such capability).
  */
-int iohook_cap_remove(const char *line)
+int iohook_cap_remove(char *line)
 {
 	const struct iohook_cap_type *type;
 	struct iohook_cap *cap;
-	char *copy, *rest;
+	char *rest = strim(line);
 	u32 domain;
 	u8 bus, devfn;
 	int ret;
 
-	copy = kstrdup(line, GFP_KERNEL);
-	if (!copy)
-		return -ENOMEM;
-	rest = strim(copy);
 	ret = iohook_cap_parse_target(&rest, &domain, &bus, &devfn, &type);
 	if (!ret && *rest)
 		ret = -EINVAL;
-	kfree(copy);
 	if (ret)
 		return ret;
 	mutex_lock(&iohook_cap_mutex);

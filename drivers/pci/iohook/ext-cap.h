@@ -99,12 +99,12 @@ extern const struct iohook_cap_type iohook_cap_dpc;
 int iohook_cap_parse_bdf(const char *s, u32 *domain, u8 *bus, u8 *devfn);
 struct iohook_cap *iohook_cap_find(u32 domain, u8 bus, u8 devfn, u16 id);
 struct pci_dev *iohook_cap_device(const struct iohook_cap *cap);
-int iohook_cap_add(const char *line);
-int iohook_cap_remove(const char *line);
+int iohook_cap_add(char *line);
+int iohook_cap_remove(char *line);
 ssize_t iohook_cap_show(char *buf);
 
 /* dpc.c */
-int iohook_dpc_trigger_line(const char *line);
+int iohook_dpc_trigger_line(char *line);
 ssize_t iohook_dpc_show(char *buf);
 
 #endif

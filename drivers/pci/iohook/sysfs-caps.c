@@ -13,7 +13,9 @@
  * C models. Writes are taken whole or refused, as every iohook file's.
  */
 #include <linux/init.h>
+#include <linux/err.h>
 #include <linux/kobject.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 
@@ -29,19 +31,19 @@ static ssize_t caps_show(struct kobject *kobj, struct kobj_attribute *attr,
 static ssize_t caps_store(struct kobject *kobj, struct kobj_attribute *attr,
 			  const char *buf, size_t count)
 {
-	const char *rest;
+	char *copy = iohook_sysfs_copy(buf, count), *rest;
 	int ret;
 
-	ret = iohook_sysfs_may_write(buf, count);
-	if (ret)
-		return ret;
-	rest = skip_spaces(buf);
+	if (IS_ERR(copy))
+		return PTR_ERR(copy);
+	rest = skip_spaces(copy);
 	if (!strncmp(rest, "add ", 4))
 		ret = iohook_cap_add(rest + 4);
 	else if (!strncmp(rest, "remove ", 7))
 		ret = iohook_cap_remove(rest + 7);
 	else
 		ret = -EINVAL;
+	kfree(copy);
 	return ret ?: count;
 }
 
@@ -54,12 +56,13 @@ static ssize_t dpc_show(struct kobject *kobj, struct kobj_attribute *attr,
 static ssize_t dpc_store(struct kobject *kobj, struct kobj_attribute *attr,
 			 const char *buf, size_t count)
 {
+	char *copy = iohook_sysfs_copy(buf, count);
 	int ret;
 
-	ret = iohook_sysfs_may_write(buf, count);
-	if (ret)
-		return ret;
-	ret = iohook_dpc_trigger_line(skip_spaces(buf));
+	if (IS_ERR(copy))
+		return PTR_ERR(copy);
+	ret = iohook_dpc_trigger_line(skip_spaces(copy));
+	kfree(copy);
 	return ret ?: count;
 }
 

@@ -17,6 +17,7 @@
 #define LIBIOHOOK_H
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/netlink.h>
@@ -200,6 +201,55 @@ static inline int iohook_pci_cap(struct pci_dev *d, int id, int type)
 	pci_fill_info(d, PCI_FILL_CAPS | PCI_FILL_EXT_CAPS);
 	cap = pci_find_cap(d, id, type);
 	return cap ? cap->addr : 0;
+}
+
+/*
+ * The bus below PCI bridge @bdf ("DDDD:BB", from its pci_bus directory)
+ * in @bus; false for a function that is no bridge.
+ */
+static inline bool iohook_child_bus(const char *bdf, char *bus, size_t len)
+{
+	char path[128];
+	struct dirent *e;
+	bool found = false;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/pci_bus", bdf);
+	d = opendir(path);
+	while (d && !found && (e = readdir(d)))
+		if (e->d_name[0] != '.') {
+			snprintf(bus, len, "%.15s", e->d_name);
+			found = true;
+		}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/*
+ * Is a PCI slot of bus @bus ("DDDD:BB") still in sysfs? After a bridge's
+ * removal its hotplug slot's directory goes only when the slot's kobject
+ * is released, which a kernel with DEBUG_KOBJECT_RELEASE delays by
+ * seconds; a rescan before then registers the slot again and sysfs
+ * refuses the duplicate. Wait for this to be false first.
+ */
+static inline bool iohook_slot_on_bus(const char *bus)
+{
+	char path[300], addr[32];
+	struct dirent *e;
+	bool found = false;
+	DIR *d = opendir("/sys/bus/pci/slots");
+
+	while (d && !found && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/pci/slots/%.200s/address", e->d_name);
+		found = iohook_sysfs_read(path, addr, sizeof(addr)) > 0 &&
+			!strncmp(addr, bus, strlen(bus));
+	}
+	if (d)
+		closedir(d);
+	return found;
 }
 
 #endif /* LIBIOHOOK_H */

@@ -56,16 +56,9 @@ static int dpc_err(const char *port, int err)
 /* Remove PORT and rescan: the PCI core reads its capabilities again. */
 static int reenumerate(const char *sysname)
 {
-	char path[256];
-	int ret;
+	int ret = pcie_reenumerate(sysname);
 
-	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", sysname);
-	ret = abi_write(path, "1");
-	if (!ret)
-		ret = abi_write("/sys/bus/pci/rescan", "1");
-	if (ret)
-		return err_exit("remove and rescan", ret);
-	return EX_OK;
+	return ret ? err_exit("remove and rescan", ret) : EX_OK;
 }
 
 /*

@@ -80,6 +80,7 @@ struct pci_dev *pcie_root_port(struct pci_dev *d);
 int pcie_vector(struct pci_dev *d, unsigned int msg_num);
 struct pci_dev *pcie_slot_port(const char *slot, char *name, size_t len);
 void ovr_dir(struct pci_dev *d, char *buf, size_t len);
+int pcie_reenumerate(const char *bdf);
 
 /* commands */
 int cmd_list(int argc, char **argv);

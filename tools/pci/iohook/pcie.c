@@ -177,3 +177,33 @@ struct pci_dev *pcie_slot_port(const char *slot, char *name, size_t len)
 	}
 	return NULL;
 }
+
+static bool slot_gone(const void *arg)
+{
+	return !iohook_slot_on_bus(arg);
+}
+
+/**
+ * pcie_reenumerate() - remove a PCI function and rescan, so that the PCI
+ *	core reads its capabilities again
+ * @bdf: "DDDD:BB:DD.F"
+ *
+ * For a bridge, the rescan waits until the hotplug slot of its bus has
+ * left sysfs (see iohook_slot_on_bus()).
+ *
+ * Return: 0, or a negative errno.
+ */
+int pcie_reenumerate(const char *bdf)
+{
+	char path[128], bus[16] = "";
+	int ret;
+
+	iohook_child_bus(bdf, bus, sizeof(bus));
+	snprintf(path, sizeof(path), PCI_DEVS "/%s/remove", bdf);
+	ret = abi_write(path, "1");
+	if (!ret && bus[0])
+		ret = wait_for(slot_gone, bus, now_ms() + 10000);
+	if (!ret)
+		ret = abi_write("/sys/bus/pci/rescan", "1");
+	return ret;
+}

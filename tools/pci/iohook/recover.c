@@ -373,14 +373,11 @@ static bool net_back(const void *arg)
  */
 static int reenumerate(const char *bdf, const char *dev)
 {
-	char path[128], ifname[32] = "", cmd[96];
+	char ifname[32] = "", cmd[96];
 	bool was_up = net_is_up(dev, ifname, sizeof(ifname));
 	int ret;
 
-	snprintf(path, sizeof(path), PCI_DEVS "/%s/remove", bdf);
-	ret = abi_write(path, "1");
-	if (!ret)
-		ret = abi_write("/sys/bus/pci/rescan", "1");
+	ret = pcie_reenumerate(bdf);
 	if (!ret)
 		ret = wait_for(driver_back, dev, now_ms() + 20000);
 	if (!ret && was_up && !wait_for(net_back, dev, now_ms() + 10000)) {

@@ -109,7 +109,13 @@ static long long dpc_field(const char *key)
 /* Remove root port 1 and rescan: enumerated again, capabilities read. */
 static int reenumerate(void)
 {
+	char bus[16] = "";
+
+	iohook_child_bus(RP1, bus, sizeof(bus));
 	if (iohook_sysfs_write(PCI_DEVS "/" RP1 "/remove", "1"))
+		return -1;
+	/* Its slot's directory goes with a (maybe delayed) release. */
+	if (bus[0] && !WAIT_FOR(!iohook_slot_on_bus(bus), 10000))
 		return -1;
 	if (iohook_sysfs_write("/sys/bus/pci/rescan", "1"))
 		return -1;
@@ -436,10 +442,12 @@ TEST_F_TIMEOUT(dpc, fifty_in_a_row, 900)
 /* Remove @bdf and rescan, waiting until @then (a function) is back. */
 static int reenumerate_dev(const char *bdf, const char *then)
 {
-	char path[128];
+	char path[128], bus[16] = "";
 
+	iohook_child_bus(bdf, bus, sizeof(bus));
 	snprintf(path, sizeof(path), PCI_DEVS "/%s/remove", bdf);
 	if (iohook_sysfs_write(path, "1") ||
+	    (bus[0] && !WAIT_FOR(!iohook_slot_on_bus(bus), 10000)) ||
 	    iohook_sysfs_write("/sys/bus/pci/rescan", "1"))
 		return -1;
 	return WAIT_FOR(path_exists(PCI_DEVS "/%s/driver", then), 15000) ? 0 : -1;
