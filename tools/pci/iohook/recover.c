@@ -244,6 +244,13 @@ static bool first_entry(const char *dir, const char *prefix, char *out, size_t l
 	return found;
 }
 
+static bool has_nvme_ctrl(const void *arg)
+{
+	char name[32];
+
+	return first_entry(arg, "nvme", name, sizeof(name));
+}
+
 static bool nvme_live(const void *arg)
 {
 	char state[16] = "";
@@ -290,7 +297,17 @@ static void works_after(const struct rdev *dev, char *out, size_t len)
 {
 	char dir[160], name[64], path[200];
 
+	snprintf(path, sizeof(path), PCI_DEVS "/%s/driver", dev->bdf);
+	if (strcmp(dev->driver, "-") && !abi_exists(path)) {
+		snprintf(out, len, "no (driver gone)");
+		return;
+	}
 	snprintf(dir, sizeof(dir), PCI_DEVS "/%s/nvme", dev->bdf);
+	if (!strcmp(dev->driver, "nvme") &&
+	    wait_for(has_nvme_ctrl, dir, now_ms() + 15000)) {
+		snprintf(out, len, "no (no controller)");
+		return;
+	}
 	if (first_entry(dir, "nvme", name, sizeof(name))) {
 		snprintf(path, sizeof(path), "/sys/class/nvme/%s/state", name);
 		if (wait_for(nvme_live, path, now_ms() + 15000)) {
@@ -557,6 +574,8 @@ int cmd_recover(int argc, char **argv)
 		bool made_dpc = false;
 
 		for (c = 0; c < ARRAY_SIZE(rclasses); c++) {
+			char settled[64];
+
 			if (!want[c])
 				continue;
 			if (!rclasses[c].spec && !made_dpc &&
@@ -564,6 +583,12 @@ int cmd_recover(int argc, char **argv)
 				snprintf(line, sizeof(line), "add %s dpc", devs[i].port);
 				made_dpc = !abi_write(CAPS, line) &&
 					   !reenumerate(devs[i].port, devs[i].bdf);
+				/*
+				 * Enumerated again: let its driver finish
+				 * (an NVMe controller probes after the bind)
+				 * before an error hits the probe instead.
+				 */
+				works_after(&devs[i], settled, sizeof(settled));
 			}
 			fprintf(stderr, "[%d/%d] %s %s ...\n", ++done, total, devs[i].bdf,
 				rclasses[c].name);

@@ -626,15 +626,15 @@ TEST_F_TIMEOUT(below, recover_report, 600)
 	EXPECT_EQ(0, cli(out, sizeof(out), "--json recover all --errors aer-nonfatal,dpc-fatal"))
 		TH_LOG("%s", out);
 	EXPECT_TRUE(has_row(out, NIC, RP1, "e1000e", "aer-nonfatal", "yes", "recovered",
-			    "yes (carrier, tx)"));
+			    "yes (carrier, tx)")) TH_LOG("%s", out);
 	EXPECT_TRUE(has_row(out, NIC, RP1, "e1000e", "dpc-fatal", "yes", "recovered",
-			    "yes (carrier, tx)"));
-	EXPECT_TRUE(has_row(out, NVME2, RP3, "nvme", "aer-nonfatal", "?", "n/a (no AER)", NULL));
+			    "yes (carrier, tx)")) TH_LOG("%s", out);
+	EXPECT_TRUE(has_row(out, NVME2, RP3, "nvme", "aer-nonfatal", "?", "n/a (no AER)", NULL)) TH_LOG("%s", out);
 	EXPECT_TRUE(has_row(out, NVME2, RP3, "nvme", "dpc-fatal", "yes", "recovered",
-			    "yes (read)"));
+			    "yes (read)")) TH_LOG("%s", out);
 	/* virtio_pci has no handlers: not recovered, the device left reset. */
 	EXPECT_TRUE(has_row(out, VBLK, RP4, "virtio-pci", "dpc-fatal", "no", "not recovered",
-			    "no (device reset: virtio status 0)"));
+			    "no (device reset: virtio status 0)")) TH_LOG("%s", out);
 	/* The ports' made-up DPC is gone again. */
 	EXPECT_EQ(-1, dpc_port_field(RP3, "triggers"));
 	/* The virtio disk is still reset: enumerate it again. */
