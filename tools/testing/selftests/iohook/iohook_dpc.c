@@ -73,6 +73,16 @@ static bool log_has(const char *mark, const char *text)
 	return atoi(out) > 0;
 }
 
+/* The line number of @text in the kernel's log since @mark; 0 if none. */
+static int log_line(const char *mark, const char *text)
+{
+	char out[64];
+
+	run_cmd(out, sizeof(out), "dmesg | sed -n '/%s/,$p' | grep -n -F -m1 '%s' | cut -d: -f1",
+		mark, text);
+	return atoi(out);
+}
+
 static void mark(const char *text)
 {
 	char line[128];
@@ -514,6 +524,8 @@ FIXTURE_TEARDOWN(below)
 /* The NVMe's error handlers recover it from containment, data intact. */
 TEST_F(below, nvme_recovers_from_containment)
 {
+	int detected, slot_reset, done;
+
 	ASSERT_EQ(0, iohook_sysfs_write(CAPS, "add " RP3 " dpc"));
 	ASSERT_EQ(0, reenumerate_dev(RP3, NVME2));
 	EXPECT_EQ(1, count_lines("lspci -s " RP3 " -vvv", "Downstream Port Containment"));
@@ -522,6 +534,16 @@ TEST_F(below, nvme_recovers_from_containment)
 	EXPECT_TRUE(trigger_until("trigger " RP3 " fatal", "/" NVME2, "SUCCESSFUL_RECOVERY",
 				  30000));
 	EXPECT_TRUE(log_has("iohook_dpc: nvme", "AER: device recovery successful"));
+	/*
+	 * The NVMe driver names its handlers as they run: error_detected,
+	 * then slot_reset; the recovery ends after its resume.
+	 */
+	detected = log_line("iohook_dpc: nvme", "frozen state error detected, reset controller");
+	slot_reset = log_line("iohook_dpc: nvme", "restart after slot reset");
+	done = log_line("iohook_dpc: nvme", "AER: device recovery successful");
+	EXPECT_LT(0, detected);
+	EXPECT_LT(detected, slot_reset);
+	EXPECT_LT(slot_reset, done);
 	EXPECT_TRUE(nvme_matches_image(NVME2, self->nvme_image));
 }
 
@@ -629,7 +651,8 @@ TEST_F_TIMEOUT(below, recover_report, 600)
 			    "yes (carrier, tx)")) TH_LOG("%s", out);
 	EXPECT_TRUE(has_row(out, NIC, RP1, "e1000e", "dpc-fatal", "yes", "recovered",
 			    "yes (carrier, tx)")) TH_LOG("%s", out);
-	EXPECT_TRUE(has_row(out, NVME2, RP3, "nvme", "aer-nonfatal", "?", "n/a (no AER)", NULL)) TH_LOG("%s", out);
+	EXPECT_TRUE(has_row(out, NVME2, RP3, "nvme", "aer-nonfatal", "?", "n/a (no AER)",
+			    NULL)) TH_LOG("%s", out);
 	EXPECT_TRUE(has_row(out, NVME2, RP3, "nvme", "dpc-fatal", "yes", "recovered",
 			    "yes (read)")) TH_LOG("%s", out);
 	/* virtio_pci has no handlers: not recovered, the device left reset. */
